@@ -1,0 +1,17 @@
+/** Rank capabilities. Guild admins pass every capability check. */
+export const capabilities = [
+  'settings.manage',
+  'timeclock.own.use',
+  'timeclock.manage',
+  'personal.sheet.view',
+  'stats.leaderboard.view',
+  'documents.letterhead.view',
+  'documents.letterhead.create',
+  'documents.letterhead.edit',
+  'documents.letterhead.delete',
+] as const;
+export type Capability = (typeof capabilities)[number];
+
+export function isCapability(s: string): s is Capability {
+  return (capabilities as readonly string[]).includes(s);
+}

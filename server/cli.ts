@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, ConfigError } from './config.ts';
+import { createLog } from './core/log.ts';
+import { normalizeBadge } from './core/badge.ts';
+import { openDatabase } from './store/open.ts';
+import { insertGuild } from './domains/guilds/store.ts';
+import { insertPerson, rankIdByIdOrName, rankNames } from './domains/people/store.ts';
+import { createApiKey } from './domains/apikeys/service.ts';
+import { createLoginLink } from './auth/login-links.ts';
+import { isScope, scopes as knownScopes } from './auth/scopes.ts';
+import { seedDemo } from './seed/demo.ts';
+import { startServer } from './main.ts';
+import type { Sql } from './store/db.ts';
+
+const usage = `usage: dispatch-terminal <command> [options]
+
+  serve                                   start the server (seeds a demo guild on first start)
+  migrate                                 apply database migrations
+  guild create --id <id> --name <name>
+  key create --guild <id> --name <name> [--scopes a,b]     prints only the key
+  person add --guild <id> --user <id> --nickname <n> --badge <b> [--rank <r>] [--admin]
+  login-link --guild <id> --user <id>                       prints only the URL
+  demo                                    seed the demo guild if missing; print its login link and key
+
+Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in DATA_DIR), DATA_DIR, REDIS_URL, LOG_LEVEL.`;
+
+class UsageError extends Error {}
+
+const options = {
+  id: { type: 'string' }, name: { type: 'string' }, guild: { type: 'string' }, scopes: { type: 'string' },
+  user: { type: 'string' }, nickname: { type: 'string' }, badge: { type: 'string' }, rank: { type: 'string' },
+  admin: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
+function need(values: Record<string, unknown>, ...names: string[]): void {
+  const missing = names.filter((n) => typeof values[n] !== 'string' || (values[n] as string).trim() === '');
+  if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
+}
+
+async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const db = await openDatabase(config, createLog(config.logLevel === 'info' ? 'warn' : config.logLevel), 2);
+  try {
+    return await fn(db.sql);
+  } finally {
+    await db.close();
+  }
+}
+
+async function serve() {
+  const server = await startServer();
+  const { config } = server.deps;
+  if (config.demo) {
+    const demo = await seedDemo(server.deps.sql, config.publicUrl);
+    if (demo) printDemo(demo);
+  }
+  console.log(`Dispatch Terminal listening on ${config.publicUrl}  (board: ${config.publicUrl}/dispatch, API: ${config.publicUrl}/api/v1)`);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await server.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function printDemo(demo: { guildId: string; loginLink: string; apiKey: string }) {
+  console.log(`\nDemo guild ${demo.guildId} created.`);
+  console.log(`  One-time login link (15 min): ${demo.loginLink}`);
+  console.log(`  Unscoped API key (shown once): ${demo.apiKey}`);
+  console.log(`  Try: curl -H "Authorization: Bearer ${demo.apiKey}" -H 'content-type: application/json' -d '{"badge":1}' ${demo.loginLink.split('/auth/')[0]}/api/v1/admin/clock-in\n`);
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  const [cmd, sub] = positionals;
+  if (values.help || !cmd) {
+    console.log(usage);
+    return;
+  }
+  switch (`${cmd}${sub ? ` ${sub}` : ''}`) {
+    case 'serve':
+      return serve();
+    case 'migrate':
+      return withDb(async () => console.log('migrations up to date'));
+    case 'guild create':
+      need(values, 'id', 'name');
+      if (!/^[0-9A-Za-z_-]{1,64}$/.test(values.id!)) throw new UsageError('--id must be 1-64 letters, digits, _ or -');
+      return withDb(async (sql) => {
+        if (!(await insertGuild(sql, values.id!, values.name!.trim()))) throw new UsageError(`guild ${values.id} exists already`);
+        console.log(`guild ${values.id} created`);
+      });
+    case 'key create':
+      need(values, 'guild', 'name');
+      return withDb(async (sql) => {
+        const scopes = values.scopes === undefined ? null : values.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+        const unknown = scopes?.filter((s) => !isScope(s)) ?? [];
+        if (unknown.length) throw new UsageError(`unknown scope ${unknown.join(', ')}; known: ${knownScopes.join(', ')}`);
+        if (scopes && scopes.length === 0) throw new UsageError('--scopes needs at least one scope');
+        await requireGuild(sql, values.guild!);
+        console.log((await createApiKey(sql, values.guild!, values.name!.trim(), scopes)).key);
+      });
+    case 'person add':
+      need(values, 'guild', 'user', 'nickname', 'badge');
+      if (!/^\d{1,6}$/.test(values.badge!)) throw new UsageError('--badge must be 1 to 6 digits');
+      return withDb(async (sql) => {
+        await requireGuild(sql, values.guild!);
+        let rankId: string | null = null;
+        if (values.rank) {
+          rankId = await rankIdByIdOrName(sql, values.guild!, values.rank);
+          if (!rankId) throw new UsageError(`unknown rank ${values.rank}; ranks: ${(await rankNames(sql, values.guild!)).join(', ') || '(none)'}`);
+        }
+        const badge = normalizeBadge(values.badge!);
+        const added = await insertPerson(sql, values.guild!, { userId: values.user!, nickname: values.nickname!.trim(), badge, rankId, isAdmin: !!values.admin });
+        if (!added) throw new UsageError(`user ${values.user} or badge ${badge} already exists in guild ${values.guild}`);
+        console.log(`person ${values.user} added with badge ${badge}`);
+      });
+    case 'login-link':
+      need(values, 'guild', 'user');
+      return withDb(async (sql) => console.log(await createLoginLink(sql, loadConfig().publicUrl, values.guild!, values.user!)));
+    case 'demo':
+      return withDb(async (sql) => {
+        const demo = await seedDemo(sql, loadConfig().publicUrl);
+        if (demo) printDemo(demo);
+        else console.log('demo guild exists already; get a login link with: dispatch-terminal login-link --guild 100000000000000001 --user 200000000000000001');
+      });
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
+  }
+}
+
+async function requireGuild(sql: Sql, guildId: string) {
+  const [row] = await sql`select 1 from guilds where id = ${guildId}`;
+  if (!row) throw new UsageError(`unknown guild ${guildId}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.env.DT_CLI === '1') {
+  main(process.argv.slice(2)).catch((err) => {
+    const known = err instanceof UsageError || err instanceof ConfigError || err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || err?.name === 'TRPCError';
+    console.error(known ? `error: ${err.message}` : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const Port = z.coerce.number().int().min(0).max(65535);
+const Url = z.url();
+
+const Env = z.object({
+  PORT: Port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: Url.optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+  DISCORD_TOKEN: z.string().optional(),
+  DISCORD_CLIENT_ID: z.string().optional(),
+  DISCORD_CLIENT_SECRET: z.string().optional(),
+  DISCORD_API_URL: Url.optional(),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  DEMO: z.enum(['0', '1']).default('1'),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+/** Validates the environment once; a bad value stops the start with one clear line. */
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = Env.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const c = parsed.data;
+  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    publicUrl,
+    /** PUBLIC_URL was given explicitly (so it is not derived from a port that may still change). */
+    publicUrlFixed: c.PUBLIC_URL !== undefined,
+    secureCookies: publicUrl.startsWith('https://'),
+    databaseUrl: c.DATABASE_URL,
+    dataDir: resolve(c.DATA_DIR),
+    redisUrl: c.REDIS_URL,
+    discord: { token: c.DISCORD_TOKEN, clientId: c.DISCORD_CLIENT_ID, clientSecret: c.DISCORD_CLIENT_SECRET, apiUrl: c.DISCORD_API_URL },
+    logLevel: c.LOG_LEVEL,
+    demo: c.DEMO === '1',
+    limits: {
+      jsonBodyBytes: 1024 * 1024,
+      trpcBatch: 10,
+    },
+  };
+}
+
+export class ConfigError extends Error {}

@@ -1,0 +1,20 @@
+import type { Config } from './config.ts';
+import type { Log } from './core/log.ts';
+import type { Sql } from './store/db.ts';
+import type { Bus } from './hub/bus.ts';
+import type { Authenticator } from './auth/principal.ts';
+import type { GuildDirectory } from './domains/guilds/directory.ts';
+
+/** Refreshes a guild's chat-platform time-clock panel. Called after commit; must never throw. */
+export interface PanelRefresher { refresh(guildId: string): void }
+
+/** Everything a procedure may use; built once in main.ts. */
+export interface Deps {
+  config: Config;
+  log: Log;
+  sql: Sql;
+  bus: Bus;
+  auth: Authenticator;
+  guilds: GuildDirectory;
+  panel: PanelRefresher;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { scopes } from '../../auth/scopes.ts';
+
+const Scope = z.enum(scopes, { error: (iss) => `unknown scope ${JSON.stringify(iss.input)}; known scopes: ${scopes.join(', ')}` });
+const KeyName = z.string().trim().min(1, 'name must not be empty').max(64, 'name has at most 64 characters');
+
+export const CreateScopedKey = z.strictObject({
+  name: KeyName,
+  scopes: z.array(Scope).min(1, 'a scoped key needs at least one scope').max(scopes.length)
+    .refine((list) => new Set(list).size === list.length, 'scopes must not repeat'),
+});
+
+export const KeyIdParam = z.strictObject({ id: z.string().regex(/^\d{1,18}$/, 'id must be a key id') });
+
+export const ApiKeyInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  last4: z.string(),
+  scopes: z.array(z.string()).optional().describe('Absent on unscoped keys.'),
+  createdAt: z.date(),
+  lastUsedAt: z.date().nullable(),
+});
+
+export const CreatedKey = ApiKeyInfo.extend({
+  key: z.string().describe('The key itself. Shown only in this response.'),
+});
+
+export const KeyList = z.object({ keys: z.array(ApiKeyInfo) });
+export const Deleted = z.object({ deleted: z.literal(true), id: z.string() });

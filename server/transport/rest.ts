@@ -1,0 +1,86 @@
+import type uWS from 'uWebSockets.js';
+import { TRPCError } from '@trpc/server';
+import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
+import { AppError } from '../core/errors.ts';
+import type { Deps } from '../deps.ts';
+import { createContext } from '../trpc/context.ts';
+import { publicMessage } from '../trpc/errors.ts';
+import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply, type HttpReq } from './http.ts';
+import type { RestRoute } from './routes.ts';
+
+const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
+
+/** Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON. */
+export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]): void {
+  for (const route of routes) {
+    app[lower[route.method]](route.pattern, (res, req) => {
+      const reply = new Reply(res);
+      const http = copyRequest(req);
+      const params = route.params.map((_, i) => req.getParameter(i) ?? '');
+      handle(deps, route, reply, http, params).catch((err) => sendError(deps, reply, err, route));
+    });
+  }
+}
+
+async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq, rawParams: string[]) {
+  const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+  const body = hasBody ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
+  const input = buildInput(route, http, rawParams, body);
+  const ctx = await createContext(
+    deps,
+    { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: http.headers['x-guild-id'] },
+    { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: isJsonContentType(http.headers) },
+  );
+  const output = await route.procedure({
+    ctx, path: route.procedurePath, type: route.type, getRawInput: async () => input, signal: undefined, batchIndex: 0,
+  });
+  if (route.meta.rest!.produces) {
+    const { base64 } = output as { base64: string };
+    reply.send(200, { 'content-type': route.meta.rest!.produces, 'cache-control': 'public, max-age=300' }, Buffer.from(base64, 'base64'));
+    return;
+  }
+  reply.json(200, output);
+}
+
+function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: Buffer | null): unknown {
+  const fields: Record<string, unknown> = {};
+  route.params.forEach((name, i) => {
+    try {
+      fields[name] = decodeURIComponent(rawParams[i]);
+    } catch {
+      throw new AppError('BAD_REQUEST', `path parameter ${name} is not valid URL encoding`);
+    }
+  });
+  if (http.query) {
+    for (const [k, v] of new URLSearchParams(http.query)) {
+      if (k in fields) throw new AppError('BAD_REQUEST', `${k} is given twice`);
+      fields[k] = v;
+    }
+  }
+  if (body && body.length > 0) {
+    if (!isJsonContentType(http.headers)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new AppError('BAD_REQUEST', 'body is not valid JSON');
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError('BAD_REQUEST', 'body must be a JSON object');
+    for (const [k, v] of Object.entries(parsed)) {
+      if (k in fields) throw new AppError('BAD_REQUEST', `${k} is given in the path or query; do not repeat it in the body`);
+      fields[k] = v;
+    }
+    return fields;
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+function sendError(deps: Deps, reply: Reply, err: unknown, route?: RestRoute) {
+  const error = err instanceof TRPCError ? err : getTRPCErrorFromUnknown(err);
+  if (error.code === 'INTERNAL_SERVER_ERROR') {
+    deps.log.error('request failed', { route: route?.path, error: String(error.cause ?? error), stack: (error.cause as Error)?.stack });
+  }
+  reply.error({ code: error.code, message: publicMessage(error), retryAfterS: (error as AppError).retryAfterS });
+}
+
+export { sendError };

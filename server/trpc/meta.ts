@@ -1,0 +1,28 @@
+import type { Capability } from '../auth/capabilities.ts';
+import type { Scope } from '../auth/scopes.ts';
+import type { ModuleName } from '../domains/guilds/modules.ts';
+import type { Topic } from '../hub/topics.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Everything the doors and the docs need to know about a procedure. Access is data:
+ * - `none`: public; `member`: any member of the guild (session) or any key of it;
+ * - `view`: needs `capability`; `admin`: admin rights or `capability` when given.
+ * Unscoped keys act as the guild's admin; scoped keys pass only where `scopes` names one of theirs.
+ */
+export interface Meta {
+  /** REST binding under /api/v1; `produces` names a binary body type (the procedure returns it base64). */
+  rest?: { method: HttpMethod; path: string; produces?: 'image/png' };
+  tag: string;
+  summary: string;
+  access: 'none' | 'member' | 'view' | 'admin';
+  capability?: Capability;
+  scopes?: Scope[];
+  sessionOnly?: boolean;
+  module?: ModuleName;
+  audit?: string;
+  topics?: Topic[];
+  /** Statuses this route can answer besides 200 and the auth ones, with their meaning. */
+  errors?: Partial<Record<400 | 404 | 409 | 413 | 415 | 429, string>>;
+}

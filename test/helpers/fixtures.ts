@@ -1,0 +1,43 @@
+import type { Sql } from '../../server/store/db.ts';
+import { insertGuild } from '../../server/domains/guilds/store.ts';
+import { insertPerson, insertRank } from '../../server/domains/people/store.ts';
+import { createApiKey } from '../../server/domains/apikeys/service.ts';
+import { createLoginLink } from '../../server/auth/login-links.ts';
+import { call } from './server.ts';
+
+export interface PersonSpec { userId: string; nickname: string; badge?: string | null; rank?: string | null; admin?: boolean }
+
+/**
+ * A guild with ranks `crew` (timeclock.own.use), `dispatch` (+ timeclock.manage) and `none` (nothing),
+ * and the given people (badges stored normalised, like the CLI does).
+ */
+export async function seedGuild(sql: Sql, guildId: string, people: PersonSpec[] = []): Promise<void> {
+  await insertGuild(sql, guildId, `Guild ${guildId}`);
+  await insertRank(sql, guildId, { id: 'crew', name: 'Crew', position: 1, capabilities: ['timeclock.own.use'] });
+  await insertRank(sql, guildId, { id: 'dispatch', name: 'Dispatch', position: 2, capabilities: ['timeclock.own.use', 'timeclock.manage'] });
+  await insertRank(sql, guildId, { id: 'none', name: 'Guest', position: 0, capabilities: [] });
+  for (const p of people) {
+    await insertPerson(sql, guildId, {
+      userId: p.userId, nickname: p.nickname,
+      badge: p.badge === undefined || p.badge === null ? null : String(Number(p.badge)).padStart(2, '0'),
+      rankId: p.rank ?? null, isAdmin: !!p.admin,
+    });
+  }
+}
+
+export async function unscopedKey(sql: Sql, guildId: string, name = 'test'): Promise<string> {
+  return (await createApiKey(sql, guildId, name, null)).key;
+}
+
+export async function scopedKey(sql: Sql, guildId: string, scopes: string[], name = 'scoped'): Promise<string> {
+  return (await createApiKey(sql, guildId, name, scopes)).key;
+}
+
+/** Signs in through the real one-time login link and returns the session cookie. */
+export async function signIn(server: { url: string; sql: Sql }, guildId: string, userId: string): Promise<{ cookie: string; guildId: string }> {
+  const link = await createLoginLink(server.sql, server.url, guildId, userId);
+  const res = await call(server.url, 'GET', new URL(link).pathname);
+  const setCookie = res.headers.get('set-cookie');
+  if (res.status !== 302 || !setCookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+  return { cookie: setCookie.split(';')[0], guildId };
+}

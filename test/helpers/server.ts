@@ -1,0 +1,73 @@
+import { loadConfig } from '../../server/config.ts';
+import { createLog } from '../../server/core/log.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import type { Sql } from '../../server/store/db.ts';
+import type { StreamEvent } from '../../server/hub/topics.ts';
+import { freshDatabase } from './db.ts';
+
+export interface TestServer extends RunningServer {
+  sql: Sql;
+  /** Guild ids passed to the panel refresher, in call order. */
+  panelCalls: string[];
+  /** Every event the bus carried, in publish order. */
+  events: StreamEvent[];
+}
+
+/** The real server (uWS on a free port) on a fresh database; closed with the test. */
+export async function startTestServer(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<TestServer> {
+  const db = await freshDatabase();
+  const panelCalls: string[] = [];
+  const events: StreamEvent[] = [];
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DEMO: '0', ...env });
+  const server = await startServer({
+    config,
+    log: createLog(config.logLevel),
+    sql: db.sql,
+    panel: { refresh: (guildId) => panelCalls.push(guildId) },
+  });
+  server.deps.bus.onEvents((evs) => events.push(...evs));
+  t.teardown(async () => {
+    await server.close();
+    await db.drop();
+  });
+  return Object.assign(server, { sql: db.sql, panelCalls, events });
+}
+
+export interface ApiResponse<T = any> { status: number; body: T; headers: Headers; text: string }
+
+export interface CallOptions {
+  key?: string;
+  session?: { cookie: string; guildId?: string };
+  body?: unknown;
+  /** Raw body (string) sent as is; with `contentType`. */
+  raw?: string | Uint8Array;
+  contentType?: string | null;
+  headers?: Record<string, string>;
+}
+
+/** One HTTP call to the server; JSON bodies parsed when the response is JSON. */
+export async function call(base: string, method: string, path: string, o: CallOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  if (o.session) {
+    headers.cookie = o.session.cookie;
+    if (o.session.guildId) headers['x-guild-id'] = o.session.guildId;
+  }
+  let body: string | Uint8Array | undefined;
+  if (o.raw !== undefined) body = o.raw;
+  else if (o.body !== undefined) body = JSON.stringify(o.body);
+  if (body !== undefined || (o.session && method !== 'GET')) {
+    if (o.contentType !== null) headers['content-type'] = o.contentType ?? 'application/json';
+  }
+  const url = path.startsWith('/api/') || path.startsWith('/auth/') || path.startsWith('/trpc') || path.startsWith('/dispatch') || path === '/' ? base + path : `${base}/api/v1${path}`;
+  const res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
+  return { status: res.status, body: parsed, headers: res.headers, text };
+}
+
+/** `call` bound to one server. */
+export function client(server: { url: string }) {
+  return (method: string, path: string, o?: CallOptions) => call(server.url, method, path, o);
+}

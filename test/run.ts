@@ -1,0 +1,76 @@
+/**
+ * The whole test suite: starts one embedded PostgreSQL for the run (or uses TEST_DATABASE_URL),
+ * prepares a migrated template database, runs tap over test/, and ends with "N passed, N failed".
+ * Each test file clones the template into its own database, so files run in parallel.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Parser } from 'tap-parser';
+import { createLog } from '../server/core/log.ts';
+import { startEmbeddedPostgres } from '../server/store/embedded.ts';
+import { connect } from '../server/store/db.ts';
+import { migrate } from '../server/store/migrate.ts';
+import { TEMPLATE_DB } from './helpers/db.ts';
+
+const log = createLog('warn');
+const dataDir = mkdtempSync(join(tmpdir(), 'dt-test-'));
+const embedded = process.env.TEST_DATABASE_URL ? null : await startEmbeddedPostgres(dataDir, log);
+const adminUrl = process.env.TEST_DATABASE_URL ?? embedded!.url;
+
+const admin = connect(adminUrl, 1);
+await admin.unsafe(`drop database if exists ${TEMPLATE_DB}`);
+await admin.unsafe(`create database ${TEMPLATE_DB}`);
+await admin.end();
+const template = connect(adminUrl.replace(/\/[^/?]*(\?|$)/, `/${TEMPLATE_DB}$1`), 1);
+await migrate(template);
+await template.end();
+
+const args = ['tap', '-R', 'tap', ...process.argv.slice(2)];
+const child = spawn('npx', args, {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+});
+
+let passed = 0, failed = 0, skipped = 0;
+const failures: string[] = [];
+/** Counts leaf assertions: an assert that closes a subtest is that subtest's summary, not an assertion. */
+function watch(parser: Parser, path: string[]) {
+  let openChildren = 0;
+  let lastChildName = '';
+  parser.on('child', (c: Parser) => {
+    openChildren++;
+    lastChildName = c.name;
+    watch(c, [...path, c.name]);
+  });
+  parser.on('assert', (res: { ok: boolean; name: string; skip?: unknown; todo?: unknown; diag?: unknown }) => {
+    if (openChildren > 0 && (res.name === lastChildName || res.name.startsWith(lastChildName))) {
+      openChildren--;
+      if (!res.ok && path.length === 0) process.stdout.write(`not ok - ${res.name}\n`);
+      else if (path.length === 0) process.stdout.write(`ok - ${res.name}\n`);
+      return;
+    }
+    if (res.skip || res.todo) skipped++;
+    else if (res.ok) passed++;
+    else {
+      failed++;
+      failures.push(`${[...path, res.name].join(' > ')}\n${res.diag ? JSON.stringify(res.diag, null, 2) : ''}`);
+    }
+  });
+}
+const parser = new Parser();
+const parsed = new Promise((resolve) => parser.on('complete', resolve));
+watch(parser, []);
+child.stdout.pipe(parser);
+if (process.env.TAP_RAW) child.stdout.pipe(process.stdout);
+
+const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+await parsed;
+await embedded?.stop();
+rmSync(dataDir, { recursive: true, force: true });
+
+for (const f of failures) process.stdout.write(`\nFAILED: ${f}\n`);
+if (code !== 0 && failed === 0) failed = 1; // a crashed file or runner error still fails the run
+process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
+process.exit(failed > 0 ? 1 : 0);

@@ -1,0 +1,153 @@
+import t from 'tap';
+import { client, startTestServer } from '../helpers/server.ts';
+import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+
+const G = '555000000000000001';
+const server = await startTestServer(t);
+const api = client(server);
+await seedGuild(server.sql, G, [
+  { userId: 'u1', nickname: 'Anna Alpha', badge: '1', rank: 'crew' },
+  { userId: 'u2', nickname: 'Ben Bravo', badge: '12', rank: 'dispatch' },
+  { userId: 'u3', nickname: 'Cem Charlie', badge: '7' },
+]);
+const key = await unscopedKey(server.sql, G);
+
+t.test('clock-in: 1, "1" and "01" are one badge; answers use two digits', async (t) => {
+  const res = await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
+  t.equal(res.status, 200);
+  t.match(res.body, { badgeNumber: '01', userId: 'u1', nickname: 'Anna Alpha', status: 'OPEN' });
+  t.ok(!Number.isNaN(Date.parse(res.body.clockInAt)), 'clockInAt is a timestamp');
+  t.same(Object.keys(res.body).sort(), ['badgeNumber', 'clockInAt', 'nickname', 'status', 'userId']);
+
+  for (const badge of ['1', '01', 1]) {
+    const again = await api('POST', '/admin/clock-in', { key, body: { badge } });
+    t.equal(again.status, 409, `badge ${JSON.stringify(badge)} is the same person: 409`);
+    t.same(Object.keys(again.body), ['error']);
+  }
+});
+
+t.test('clock-status of an on-duty badge', async (t) => {
+  for (const b of ['1', '01', '001']) {
+    const res = await api('GET', `/admin/clock-status/${b}`, { key });
+    t.equal(res.status, 200);
+    t.match(res.body, { badgeNumber: '01', clockedIn: true, status: 'OPEN' });
+    t.ok(Date.parse(res.body.since) > 0);
+  }
+});
+
+t.test('on-duty lists everyone clocked in', async (t) => {
+  await api('POST', '/admin/clock-in', { key, body: { badge: '12' } });
+  const res = await api('GET', '/admin/on-duty', { key });
+  t.equal(res.status, 200);
+  t.equal(res.body.count, 2);
+  t.same(res.body.people.map((p: any) => p.badgeNumber).sort(), ['01', '12']);
+  t.match(res.body.people[0], { userId: String, nickname: String, clockInAt: String, durationMs: Number });
+});
+
+t.test('clock-out closes the shift, frees dispatcher slots and unit seats', async (t) => {
+  await server.sql`insert into dispatcher_slots (guild_id, slot, user_id) values (${G}, 1, 'u1'), (${G}, 3, 'u1')`;
+  const [unit] = await server.sql`insert into units (guild_id, callsign) values (${G}, 'RTW-1') returning id`;
+  await server.sql`insert into unit_members (guild_id, unit_id, user_id) values (${G}, ${unit.id}, 'u1')`;
+
+  const res = await api('POST', '/admin/clock-out', { key, body: { badge: '01' } });
+  t.equal(res.status, 200);
+  t.match(res.body, { badgeNumber: '01', userId: 'u1', status: 'CLOSED', clearedDispatcherSlots: [1, 3], leftUnits: ['RTW-1'] });
+  t.ok(res.body.durationMs >= 0);
+  const slots = await server.sql`select * from dispatcher_slots where guild_id = ${G} and user_id = 'u1'`;
+  const seats = await server.sql`select * from unit_members where guild_id = ${G} and user_id = 'u1'`;
+  t.equal(slots.length, 0, 'dispatcher slots cleared');
+  t.equal(seats.length, 0, 'unit membership cleared');
+
+  const status = await api('GET', '/admin/clock-status/1', { key });
+  t.match(status.body, { badgeNumber: '01', clockedIn: false, status: 'CLOSED' });
+  t.ok(Date.parse(status.body.since) > 0, 'since = last clock-out');
+
+  const again = await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });
+  t.equal(again.status, 409, 'clock-out when off duty is a conflict');
+});
+
+t.test('a badge nobody has: 404 on every route', async (t) => {
+  for (const [method, path, body] of [['POST', '/admin/clock-in', { badge: 99 }], ['POST', '/admin/clock-out', { badge: '99' }], ['GET', '/admin/clock-status/99', undefined]] as const) {
+    const res = await api(method, path, { key, body });
+    t.equal(res.status, 404, `${method} ${path}`);
+    t.match(res.body, { error: /badge 99/ });
+  }
+});
+
+t.test('never clocked in: status OFF_DUTY, since null', async (t) => {
+  const res = await api('GET', '/admin/clock-status/7', { key });
+  t.same(res.body, { badgeNumber: '07', clockedIn: false, status: 'OFF_DUTY', since: null });
+});
+
+t.test('bad badges are 400 with {error}', async (t) => {
+  const bad = [-1, 1.5, 'abc', '-1', '1.5', '', ' 1', '1e3', null, true, [], {}, 1e12, '0x1', '1234567'];
+  for (const badge of bad) {
+    const res = await api('POST', '/admin/clock-in', { key, body: { badge } });
+    t.equal(res.status, 400, `badge ${JSON.stringify(badge)}`);
+    t.same(Object.keys(res.body), ['error']);
+    t.type(res.body.error, 'string');
+  }
+  for (const b of ['-1', '1.5', 'abc', '%20']) {
+    const res = await api('GET', `/admin/clock-status/${b}`, { key });
+    t.equal(res.status, 400, `path badge ${b}`);
+  }
+  const missing = await api('POST', '/admin/clock-in', { key, body: {} });
+  t.equal(missing.status, 400);
+  t.match(missing.body.error, /badge/);
+  const none = await api('POST', '/admin/clock-in', { key });
+  t.equal(none.status, 400, 'no body at all');
+});
+
+t.test('unknown keys, wrong shapes, malformed JSON, wrong content type', async (t) => {
+  const extra = await api('POST', '/admin/clock-in', { key, body: { badge: 3, guildId: 'x' } });
+  t.equal(extra.status, 400);
+  t.match(extra.body.error, /unknown field guildId/);
+  for (const raw of ['[1]', '"x"', '1', 'null']) {
+    const res = await api('POST', '/admin/clock-in', { key, raw });
+    t.equal(res.status, 400, `body ${raw}`);
+  }
+  for (const raw of ['{', '{"badge":1,}', 'badge=1', '\u0000']) {
+    const res = await api('POST', '/admin/clock-in', { key, raw });
+    t.equal(res.status, 400, `malformed ${JSON.stringify(raw)}`);
+    t.equal(res.body.error, 'body is not valid JSON');
+  }
+  for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    const res = await api('POST', '/admin/clock-in', { key, raw: '{"badge":1}', contentType });
+    t.equal(res.status, 415, contentType);
+  }
+  const charset = await api('POST', '/admin/clock-in', { key, raw: '{"badge":7}', contentType: 'application/json; charset=utf-8' });
+  t.equal(charset.status, 200, 'application/json with charset is JSON');
+  await api('POST', '/admin/clock-out', { key, body: { badge: 7 } });
+});
+
+t.test('oversize bodies: 413, the server keeps running', async (t) => {
+  const big = JSON.stringify({ badge: 1, pad: 'x'.repeat(1024 * 1024) });
+  const res = await api('POST', '/admin/clock-in', { key, raw: big });
+  t.equal(res.status, 413);
+  t.match(res.body, { error: /larger than/ });
+  const exact = '{"badge":1}' + ' '.repeat(1024 * 1024 - 11);
+  const atLimit = await api('POST', '/admin/clock-in', { key, raw: exact });
+  t.equal(atLimit.status, 200, 'exactly 1 MiB is accepted');
+  await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });
+  const health = await api('GET', '/health');
+  t.same(health.body, { ok: true });
+});
+
+t.test('prototype keys are refused, not merged', async (t) => {
+  const res = await api('POST', '/admin/clock-in', { key, raw: '{"badge":1,"__proto__":{"admin":true}}' });
+  t.equal(res.status, 400);
+  t.equal(({} as any).admin, undefined);
+});
+
+t.test('two concurrent clock-ins of one badge: exactly one 200 and one 409', async (t) => {
+  for (let round = 0; round < 5; round++) {
+    const results = await Promise.all([
+      api('POST', '/admin/clock-in', { key, body: { badge: 12 === 12 ? '7' : '7' } }),
+      api('POST', '/admin/clock-in', { key, body: { badge: 7 } }),
+    ]);
+    t.same(results.map((r) => r.status).sort(), [200, 409], `round ${round}`);
+    const open = await server.sql`select count(*)::int as n from shifts where guild_id = ${G} and user_id = 'u3' and clock_out_at is null`;
+    t.equal(open[0].n, 1, 'one open shift');
+    await api('POST', '/admin/clock-out', { key, body: { badge: 7 } });
+  }
+});
