@@ -138,8 +138,17 @@ async function requireGuild(sql: Sql, guildId: string) {
 
 if (import.meta.url === `file://${process.argv[1]}` || process.env.DT_CLI === '1') {
   main(process.argv.slice(2)).catch((err) => {
-    const known = err instanceof UsageError || err instanceof ConfigError || err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || err?.name === 'TRPCError';
-    console.error(known ? `error: ${err.message}` : err);
+    console.error(`error: ${describeFailure(err)}`);
+    if (process.env.LOG_LEVEL === 'debug') console.error(err);
     process.exit(1);
   });
+}
+
+/** One clear line for the operator; the stack only with LOG_LEVEL=debug. */
+function describeFailure(err: any): string {
+  if (err instanceof UsageError || err instanceof ConfigError || err?.name === 'TRPCError') return err.message;
+  if (err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || err?.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return `${err.message}\n\n${usage}`;
+  if (err?.code === 'ECONNREFUSED' || err?.code === 'ENOTFOUND' || err?.code === 'ETIMEDOUT') return `cannot reach PostgreSQL (${err.code} ${err.address ?? err.hostname ?? ''}${err.port ? `:${err.port}` : ''}); check DATABASE_URL`;
+  if (err?.name === 'PostgresError') return `PostgreSQL: ${err.message}`;
+  return err?.message ?? String(err);
 }

@@ -41,3 +41,22 @@ export async function signIn(server: { url: string; sql: Sql }, guildId: string,
   if (res.status !== 302 || !setCookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
   return { cookie: setCookie.split(';')[0], guildId };
 }
+
+/** The assertions `assertError` needs; any tap test object fits. */
+interface Asserts {
+  equal(found: unknown, wanted: unknown, message?: string): boolean;
+  same(found: unknown, wanted: unknown, message?: string): boolean;
+  match(found: unknown, pattern: unknown, message?: string): boolean;
+}
+
+/**
+ * An error answer as spec §7 promises it: `status`, and a JSON body of exactly one key `error`
+ * holding a non-empty string (optionally matching `message`).
+ */
+export function assertError(t: Asserts, res: { status: number; body: unknown }, status: number, label = '', message?: RegExp): void {
+  const at = label ? `${label}: ` : '';
+  t.equal(res.status, status, `${at}status ${status}`);
+  const body = res.body as Record<string, unknown> | string;
+  t.same(typeof body === 'object' && body !== null ? Object.keys(body) : body, ['error'], `${at}body is exactly {error}`);
+  t.match(typeof body === 'object' && body !== null ? body.error : undefined, message ?? /\S/, `${at}error is a non-empty string`);
+}

@@ -1,0 +1,105 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+let tasksetChecked: boolean | null = null;
+/** Whether `taskset` (util-linux) can pin; checked once, warned about once. */
+export function canPin(): boolean {
+  if (tasksetChecked === null) {
+    tasksetChecked = spawnSync('taskset', ['-c', '0', 'true'], { stdio: 'ignore' }).status === 0;
+    if (!tasksetChecked) process.stderr.write('warning: taskset not usable; processes run unpinned and numbers are noisier\n');
+  }
+  return tasksetChecked;
+}
+
+export interface BenchChild {
+  proc: ChildProcess;
+  pid: number;
+  /** Lines the child wrote to stderr (kept, not shown: children must stay quiet). */
+  stderr: string[];
+  /** Resolves with the child's first stdout line that parses as a JSON object. */
+  firstMessage: Promise<Record<string, unknown>>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once the child is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Runs a TypeScript file of bench/ in a separate Node process (through tsx), pinned to `cpu`.
+ * `taskset` execs node, so the pid returned is the Node process itself.
+ */
+export function spawnNode(file: string, opts: { cpu: number; args?: string[]; nodeArgs?: string[]; env?: Record<string, string> }): BenchChild {
+  const node = [...(opts.nodeArgs ?? []), '--import', 'tsx', file, ...(opts.args ?? [])];
+  const proc = canPin()
+    ? spawn('taskset', ['-c', String(opts.cpu), process.execPath, ...node], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } })
+    : spawn(process.execPath, node, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
+  const stderr: string[] = [];
+  createInterface({ input: proc.stderr! }).on('line', (l) => stderr.push(l));
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const firstMessage = new Promise<Record<string, unknown>>((resolve, reject) => {
+    const lines = createInterface({ input: proc.stdout! });
+    let got = false;
+    lines.on('line', (line) => {
+      if (got) return;
+      try {
+        const msg = JSON.parse(line);
+        if (msg && typeof msg === 'object') {
+          got = true;
+          resolve(msg);
+        }
+      } catch {
+        // not ours: ignore
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      if (!got) reject(new Error(`${file} exited (${signal ?? code}) before reporting:\n${stderr.slice(-20).join('\n')}`));
+    });
+    proc.once('error', reject);
+  });
+  firstMessage.catch(() => {}); // observed by the caller; never an unhandled rejection
+  return {
+    proc,
+    pid: proc.pid!,
+    stderr,
+    firstMessage,
+    async stop(graceMs = 5000) {
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
+      proc.kill('SIGTERM');
+      const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+const ticksPerSecond = (() => {
+  const out = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
+  const n = Number(out.stdout?.trim());
+  return Number.isFinite(n) && n > 0 ? n : 100;
+})();
+
+/** CPU time (user + system, ms) a process has used so far; 0 when it is gone or unreadable. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+  } catch {
+    return 0;
+  }
+}
+
+/** The postmaster and all its children (backends, walwriter, checkpointer, ...). */
+export function postgresPids(postmasterPid: number): number[] {
+  const pids = [postmasterPid];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === postmasterPid) pids.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return pids;
+}

@@ -1,0 +1,31 @@
+/**
+ * Benchmark dispatcher: `npm run bench -- <name> [options]` runs `bench/<name>.ts`.
+ * Every benchmark compares against a reference measured in the same run and prints ratios;
+ * absolute numbers on a shared 2-core box mean little.
+ */
+
+/** A benchmark module exports `run(args)`; add one line here per benchmark (e.g. `fanout`). */
+const benches: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<void> }> }> = {
+  rest: { summary: 'REST: GET /health vs bare uWS, clock-in/out pairs vs a raw postgres.js insert+update loop', load: () => import('./rest.ts') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(benches).map((n) => n.length));
+  return `usage: npm run bench -- <name> [options]\n\nbenchmarks:\n${Object.entries(benches)
+    .map(([name, b]) => `  ${name.padEnd(width)}  ${b.summary}`)
+    .join('\n')}\n`;
+}
+
+const [name, ...args] = process.argv.slice(2);
+const bench = name ? benches[name] : undefined;
+if (!bench) {
+  process.stderr.write(`${name ? `unknown benchmark "${name}"\n\n` : ''}${usage()}`);
+  process.exit(1);
+}
+try {
+  await (await bench.load()).run(args);
+  process.exit(0);
+} catch (err) {
+  process.stderr.write(`bench ${name} failed: ${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,48 @@
+/**
+ * Typed client for Dispatch Terminal over tRPC (HTTP, batched). Every procedure the REST API
+ * offers is here with its exact input and output types:
+ *
+ *   const dt = createDispatchClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: process.env.DT_KEY });
+ *   const shift = await dt.timeclock.clockIn.mutate({ badge: 7 });
+ */
+import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import superjson from 'superjson';
+import type { AppRouter } from '../server/trpc/app-router.ts';
+
+export type { AppRouter };
+
+export interface DispatchClientOptions {
+  /** Server root, e.g. `http://127.0.0.1:3000` (without /api/v1). */
+  baseUrl: string;
+  /** `stmp_…` key for scripts and tools. Browsers use the session cookie instead. */
+  apiKey?: string;
+  /** Guild to act in with a session (sent as x-guild-id). Keys carry their guild themselves. */
+  guildId?: string;
+  /** Extra headers, e.g. a cookie in server-side tools. */
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+}
+
+export function createDispatchClient(opts: DispatchClientOptions) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
+  if (opts.guildId) headers['x-guild-id'] = opts.guildId;
+  return createTRPCClient<AppRouter>({
+    links: [
+      httpBatchLink({
+        url: `${opts.baseUrl.replace(/\/$/, '')}/trpc`,
+        transformer: superjson,
+        maxItems: 10, // the server refuses larger batches
+        headers: () => headers,
+        fetch: opts.fetch,
+      }),
+    ],
+  });
+}
+
+export type DispatchClient = ReturnType<typeof createDispatchClient>;
+
+/** HTTP status of a failed call (400, 401, 403, 404, 409, 413, 429 …), or undefined for network failures. */
+export function httpStatusOf(err: unknown): number | undefined {
+  return err instanceof TRPCClientError ? (err.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+}

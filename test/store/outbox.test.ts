@@ -1,0 +1,105 @@
+import t from 'tap';
+import { freshDatabase } from '../helpers/db.ts';
+import { createMemoryBus } from '../../server/hub/bus.ts';
+import { inGuildTx } from '../../server/store/tx.ts';
+import { migrate } from '../../server/store/migrate.ts';
+import { connect } from '../../server/store/db.ts';
+import { insertGuild } from '../../server/domains/guilds/store.ts';
+import type { StreamEvent } from '../../server/hub/topics.ts';
+
+const db = await freshDatabase();
+t.teardown(db.drop);
+const { sql } = db;
+const bus = createMemoryBus();
+const published: StreamEvent[] = [];
+bus.onEvents((evs) => published.push(...evs));
+await insertGuild(sql, 'g1', 'One');
+await insertGuild(sql, 'g2', 'Two');
+const actor = { kind: 'system' as const, id: 'test' };
+
+t.test('concurrent transactions get contiguous seqs per (guild, topic), written with the change', async (t) => {
+  await Promise.all(Array.from({ length: 40 }, (_, i) => inGuildTx(sql, bus, i % 2 ? 'g1' : 'g2', async (tx) => {
+    // two topics in opposite orders: the outbox locks streams in topic order, so no deadlock
+    if (i % 3) {
+      tx.emit('units', { op: 'n', i });
+      tx.emit('alarm', { op: 'n', i });
+    } else {
+      tx.emit('alarm', { op: 'n', i });
+      tx.emit('units', { op: 'n', i });
+    }
+    tx.audit('test.write', actor, { i });
+  })));
+  for (const g of ['g1', 'g2']) {
+    for (const topic of ['units', 'alarm']) {
+      const rows = await sql`select seq::int from events where guild_id = ${g} and topic = ${topic} order by seq`;
+      t.same(rows.map((r) => r.seq), Array.from({ length: 20 }, (_, i) => i + 1), `${g}/${topic}: 1..20 without gaps`);
+    }
+  }
+  const audits = await sql`select count(*)::int as n from audit_log where action = 'test.write'`;
+  t.equal(audits[0].n, 40, 'one audit row per transaction');
+});
+
+t.test('events reach the bus only after commit, with the committed seq and epoch', async (t) => {
+  published.length = 0;
+  let seenInside = -1;
+  await inGuildTx(sql, bus, 'g1', async (tx) => {
+    tx.emit('onDuty', { op: 'upsert', key: 'u1' });
+    tx.emit('onDuty', { op: 'remove', key: 'u2' });
+    seenInside = published.length;
+  });
+  t.equal(seenInside, 0, 'nothing published before commit');
+  t.equal(published.length, 1, 'one event per topic per transaction');
+  t.same(published[0].ops, [{ op: 'upsert', key: 'u1' }, { op: 'remove', key: 'u2' }]);
+  const [row] = await sql`select s.epoch, e.seq::int, e.payload from events e join event_streams s using (guild_id, topic)
+    where e.guild_id = 'g1' and e.topic = 'onDuty'`;
+  t.equal(published[0].epoch, row.epoch);
+  t.equal(published[0].seq, row.seq);
+  t.same(row.payload.ops, published[0].ops);
+});
+
+t.test('a failed transaction leaves no event, no audit row and no seq gap', async (t) => {
+  published.length = 0;
+  const before = await sql`select seq::int from event_streams where guild_id = 'g1' and topic = 'onDuty'`;
+  await t.rejects(inGuildTx(sql, bus, 'g1', async (tx) => {
+    tx.emit('onDuty', { op: 'upsert', key: 'u9' });
+    tx.audit('test.failed', actor);
+    await tx.sql`select 1/0`;
+  }));
+  t.equal(published.length, 0);
+  const after = await sql`select seq::int from event_streams where guild_id = 'g1' and topic = 'onDuty'`;
+  t.same(after, before);
+  const audits = await sql`select * from audit_log where action = 'test.failed'`;
+  t.equal(audits.length, 0);
+  await inGuildTx(sql, bus, 'g1', async (tx) => tx.emit('onDuty', { op: 'x' }));
+  t.equal(published[0].seq, before[0].seq + 1, 'the next event takes the next number');
+});
+
+t.test('migrations: running again, and from two connections at once, applies each file once', async (t) => {
+  t.same(await migrate(sql), [], 'already migrated: nothing to apply');
+  const a = connect(db.url, 2);
+  const b = connect(db.url, 2);
+  const results = await Promise.all([migrate(a), migrate(b), migrate(a)]);
+  t.same(results, [[], [], []]);
+  await a.end();
+  await b.end();
+});
+
+t.test('migrations from scratch in two processes at once', async (t) => {
+  const fresh = await freshEmptyDatabase();
+  t.teardown(fresh.drop);
+  const conns = [connect(fresh.url, 2), connect(fresh.url, 2), connect(fresh.url, 2)];
+  const results = await Promise.all(conns.map((c) => migrate(c)));
+  const applied = results.flat();
+  t.same(applied, ['0001_foundation.sql'], 'exactly one runner applied the file');
+  const rows = await conns[0]`select name from schema_migrations`;
+  t.same(rows.map((r) => r.name), ['0001_foundation.sql']);
+  await Promise.all(conns.map((c) => c.end()));
+});
+
+async function freshEmptyDatabase() {
+  const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
+  const name = `e_${Math.random().toString(36).slice(2, 10)}`;
+  await admin.unsafe(`create database ${name}`);
+  const url = process.env.TEST_ADMIN_DATABASE_URL!.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+  return { url, drop: async () => { await admin.unsafe(`drop database ${name} with (force)`); await admin.end(); } };
+}
