@@ -126,22 +126,21 @@ create table audit_log (
 );
 create index audit_by_guild on audit_log (guild_id, at desc);
 
--- Event log (outbox): per (guild, topic) stream a contiguous seq, written in the same transaction
--- as the change it describes. `epoch` changes only if a stream's history is ever reset.
+-- Event log (outbox): one stream per guild with a contiguous seq; every transaction that touches
+-- update topics writes one event (its deltas per topic) with the stream's next seq, in the same
+-- transaction as the change. The stream row lock makes seq order = commit order. `epoch` changes
+-- only if a guild's history is ever reset.
 create table event_streams (
-  guild_id  text not null references guilds(id) on delete cascade,
-  topic     text not null,
+  guild_id  text primary key references guilds(id) on delete cascade,
   epoch     text not null,
-  seq       bigint not null,
-  primary key (guild_id, topic)
+  seq       bigint not null
 );
 
 create table events (
-  guild_id    text not null,
-  topic       text not null,
+  guild_id    text not null references event_streams(guild_id) on delete cascade,
   seq         bigint not null,
-  payload     jsonb not null,
+  topics      text[] not null,
+  deltas      jsonb not null,                        -- { topic: [op, ...] }
   created_at  timestamptz not null default now(),
-  primary key (guild_id, topic, seq),
-  foreign key (guild_id, topic) references event_streams (guild_id, topic) on delete cascade
+  primary key (guild_id, seq)
 );

@@ -1,4 +1,4 @@
-import type { StreamEvent } from './topics.ts';
+import type { GuildEvent } from './topics.ts';
 
 /** Node-local cache invalidations that every node must apply (a revoked key, a logout). */
 export interface Invalidation { kind: 'apiKey' | 'session' | 'guild'; id: string }
@@ -8,8 +8,8 @@ export interface Invalidation { kind: 'apiKey' | 'session' | 'guild'; id: string
  * PostgreSQL's event log stays the truth, so a receiver that sees a seq gap replays from it.
  */
 export interface Bus {
-  publish(events: StreamEvent[]): void;
-  onEvents(handler: (events: StreamEvent[]) => void): () => void;
+  publish(events: GuildEvent[]): void;
+  onEvents(handler: (events: GuildEvent[]) => void): () => void;
   invalidate(inv: Invalidation): void;
   onInvalidate(handler: (inv: Invalidation) => void): () => void;
   close(): Promise<void>;
@@ -17,7 +17,7 @@ export interface Bus {
 
 /** The in-process bus: one node, synchronous delivery to local handlers. */
 export function createMemoryBus(): Bus {
-  const eventHandlers = new Set<(events: StreamEvent[]) => void>();
+  const eventHandlers = new Set<(events: GuildEvent[]) => void>();
   const invHandlers = new Set<(inv: Invalidation) => void>();
   return {
     publish(events) {

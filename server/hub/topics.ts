@@ -1,20 +1,31 @@
-/** Update topics of spec §6, exactly as written there. */
+/** Update topics of spec §6, exactly as written there, plus `calls` (game calls on the board). */
 export const topics = [
   'emojis', 'letterheads', 'onDuty', 'overview', 'dispatchers', 'alarm',
-  'standby', 'units', 'access', 'einsatzEntries', 'settings', 'uploads',
+  'standby', 'units', 'access', 'einsatzEntries', 'settings', 'uploads', 'calls',
 ] as const;
 export type Topic = (typeof topics)[number];
 
-/** One change inside a topic's delta. `op` names the change; the rest is its data. */
+/** Topics whose whole state the hub keeps in memory; the others are delivered as change notices. */
+export const hotTopics = ['units', 'alarm', 'onDuty', 'dispatchers', 'standby', 'overview', 'calls'] as const satisfies readonly Topic[];
+export type HotTopic = (typeof hotTopics)[number];
+
+export function isHotTopic(t: Topic): t is HotTopic {
+  return (hotTopics as readonly string[]).includes(t);
+}
+
+/**
+ * One change inside a topic's delta. State-changing ops (see reducers.ts): `upsert {key, value}`,
+ * `remove {key}`, `patch {key, value}`, `unlink {key, field, id}`, `add {field, by}`, `set {field, value}`.
+ * Any other op is a notice: delivered, but it changes no state.
+ */
 export type Op = { op: string } & Record<string, unknown>;
 
-/** A committed event of one (guild, topic) stream. */
-export interface StreamEvent {
+/** A committed transaction's event in its guild's stream: contiguous `seq`, deltas per topic. */
+export interface GuildEvent {
   guildId: string;
-  topic: Topic;
   epoch: string;
   seq: number;
   /** Epoch ms of the commit's transaction. */
   at: number;
-  ops: Op[];
+  deltas: Partial<Record<Topic, Op[]>>;
 }

@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
-import type { Op, StreamEvent, Topic } from '../hub/topics.ts';
+import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
 import { randomEpoch } from '../core/ids.ts';
 
 /** Who did it, for the audit log. */
@@ -16,15 +16,15 @@ export interface Tx {
 }
 
 /**
- * Runs `fn` in one transaction of guild `guildId`. Its events (one per touched topic, with the
- * stream's next seq taken under the stream's row lock, so committed seqs are contiguous) and
- * audit rows are written by one statement just before COMMIT. Events go to the bus only after
- * COMMIT succeeded.
+ * Runs `fn` in one transaction of guild `guildId`. Its event (all topic deltas of the transaction,
+ * with the guild stream's next seq taken under the stream's row lock, so committed seqs are
+ * contiguous and in commit order) and its audit rows are written by one statement just before
+ * COMMIT. The event goes to the bus only after COMMIT succeeded.
  */
 export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const ops = new Map<Topic, Op[]>();
   const audits: { kind: string; id: string; action: string; data: object }[] = [];
-  let committed: StreamEvent[] = [];
+  let committed: GuildEvent | null = null;
   const result = await sql.begin(async (txSql) => {
     const tx: Tx = {
       sql: txSql,
@@ -42,7 +42,7 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
     if (ops.size > 0 || audits.length > 0) committed = await writeOutbox(txSql, guildId, ops, audits);
     return value;
   });
-  if (committed.length > 0) bus.publish(committed);
+  if (committed) bus.publish([committed]);
   return result as T;
 }
 
@@ -51,37 +51,28 @@ async function writeOutbox(
   guildId: string,
   ops: Map<Topic, Op[]>,
   audits: { kind: string; id: string; action: string; data: object }[],
-): Promise<StreamEvent[]> {
-  // Streams are locked in topic order so two transactions never wait on each other crosswise.
-  const items = [...ops].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([topic, list]) => ({ topic, payload: { ops: list } }));
-  const rows = await sql`
-    with items as (
-      select * from jsonb_to_recordset(${sql.json(items as never)}) as i(topic text, payload jsonb)
-    ), streams as (
-      insert into event_streams as s (guild_id, topic, epoch, seq)
-      select ${guildId}, topic, ${randomEpoch()}, 1 from items order by topic
-      on conflict (guild_id, topic) do update set seq = s.seq + 1
-      returning topic, epoch, seq
+): Promise<GuildEvent | null> {
+  const deltas = Object.fromEntries(ops) as GuildEvent['deltas'];
+  const topicList = [...ops.keys()].sort();
+  const [row] = await sql`
+    with stream as (
+      insert into event_streams as s (guild_id, epoch, seq)
+      select ${guildId}, ${randomEpoch()}, 1 where ${topicList.length > 0}
+      on conflict (guild_id) do update set seq = s.seq + 1
+      returning epoch, seq
     ), written as (
-      insert into events (guild_id, topic, seq, payload)
-      select ${guildId}, streams.topic, streams.seq, items.payload from streams join items using (topic)
-      returning topic
+      insert into events (guild_id, seq, topics, deltas)
+      select ${guildId}, seq, ${topicList}::text[], ${sql.json(deltas as never)} from stream
+      returning seq
     ), audited as (
       insert into audit_log (guild_id, actor_kind, actor_id, action, data)
       select ${guildId}, a.kind, a.id, a.action, a.data
       from jsonb_to_recordset(${sql.json(audits as never)}) as a(kind text, id text, action text, data jsonb)
       returning id
     )
-    select streams.topic, streams.epoch, streams.seq::int as seq,
-      (extract(epoch from now()) * 1000)::float8 as at,
+    select stream.epoch, stream.seq::float8 as seq, (extract(epoch from now()) * 1000)::float8 as at,
       (select count(*) from written)::int as written, (select count(*) from audited)::int as audited
-    from streams order by streams.topic`;
-  return rows.map((r) => ({
-    guildId,
-    topic: r.topic as Topic,
-    epoch: r.epoch as string,
-    seq: r.seq as number,
-    at: Math.round(r.at as number),
-    ops: ops.get(r.topic as Topic)!,
-  }));
+    from (select 1) one left join stream on true`;
+  if (row.seq === null) return null;
+  return { guildId, epoch: row.epoch, seq: row.seq, at: Math.round(row.at), deltas };
 }

@@ -2,7 +2,7 @@ import { loadConfig } from '../../server/config.ts';
 import { createLog } from '../../server/core/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import type { Sql } from '../../server/store/db.ts';
-import type { StreamEvent } from '../../server/hub/topics.ts';
+import type { GuildEvent } from '../../server/hub/topics.ts';
 import { freshDatabase } from './db.ts';
 
 export interface TestServer extends RunningServer {
@@ -10,14 +10,14 @@ export interface TestServer extends RunningServer {
   /** Guild ids passed to the panel refresher, in call order. */
   panelCalls: string[];
   /** Every event the bus carried, in publish order. */
-  events: StreamEvent[];
+  events: GuildEvent[];
 }
 
 /** The real server (uWS on a free port) on a fresh database; closed with the test. */
 export async function startTestServer(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<TestServer> {
   const db = await freshDatabase();
   const panelCalls: string[] = [];
-  const events: StreamEvent[] = [];
+  const events: GuildEvent[] = [];
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DEMO: '0', ...env });
   const server = await startServer({
     config,

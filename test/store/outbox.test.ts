@@ -5,38 +5,36 @@ import { inGuildTx } from '../../server/store/tx.ts';
 import { migrate } from '../../server/store/migrate.ts';
 import { connect } from '../../server/store/db.ts';
 import { insertGuild } from '../../server/domains/guilds/store.ts';
-import type { StreamEvent } from '../../server/hub/topics.ts';
+import type { GuildEvent } from '../../server/hub/topics.ts';
 
 const db = await freshDatabase();
 t.teardown(db.drop);
 const { sql } = db;
 const bus = createMemoryBus();
-const published: StreamEvent[] = [];
+const published: GuildEvent[] = [];
 bus.onEvents((evs) => published.push(...evs));
 await insertGuild(sql, 'g1', 'One');
 await insertGuild(sql, 'g2', 'Two');
 const actor = { kind: 'system' as const, id: 'test' };
 
-t.test('concurrent transactions get contiguous seqs per (guild, topic), written with the change', async (t) => {
+t.test('concurrent transactions get contiguous seqs per guild, in commit order, written with the change', async (t) => {
   await Promise.all(Array.from({ length: 40 }, (_, i) => inGuildTx(sql, bus, i % 2 ? 'g1' : 'g2', async (tx) => {
-    // two topics in opposite orders: the outbox locks streams in topic order, so no deadlock
-    if (i % 3) {
-      tx.emit('units', { op: 'n', i });
-      tx.emit('alarm', { op: 'n', i });
-    } else {
-      tx.emit('alarm', { op: 'n', i });
-      tx.emit('units', { op: 'n', i });
-    }
+    tx.emit('units', { op: 'n', i });
+    if (i % 3) tx.emit('alarm', { op: 'n', i });
     tx.audit('test.write', actor, { i });
   })));
   for (const g of ['g1', 'g2']) {
-    for (const topic of ['units', 'alarm']) {
-      const rows = await sql`select seq::int from events where guild_id = ${g} and topic = ${topic} order by seq`;
-      t.same(rows.map((r) => r.seq), Array.from({ length: 20 }, (_, i) => i + 1), `${g}/${topic}: 1..20 without gaps`);
-    }
+    const rows = await sql`select seq::int, topics, deltas from events where guild_id = ${g} order by seq`;
+    t.same(rows.map((r) => r.seq), Array.from({ length: 20 }, (_, i) => i + 1), `${g}: 1..20 without gaps`);
+    t.ok(rows.every((r) => r.topics.includes('units') && r.deltas.units.length === 1), 'one event per transaction with its topics');
+    const [stream] = await sql`select seq::int from event_streams where guild_id = ${g}`;
+    t.equal(stream.seq, 20);
   }
   const audits = await sql`select count(*)::int as n from audit_log where action = 'test.write'`;
   t.equal(audits[0].n, 40, 'one audit row per transaction');
+  const bySeq = new Map<string, number[]>();
+  for (const e of published) bySeq.set(e.guildId, [...(bySeq.get(e.guildId) ?? []), e.seq]);
+  t.same([...bySeq.get('g1')!].sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 1), 'every committed event was published once');
 });
 
 t.test('events reach the bus only after commit, with the committed seq and epoch', async (t) => {
@@ -45,28 +43,40 @@ t.test('events reach the bus only after commit, with the committed seq and epoch
   await inGuildTx(sql, bus, 'g1', async (tx) => {
     tx.emit('onDuty', { op: 'upsert', key: 'u1' });
     tx.emit('onDuty', { op: 'remove', key: 'u2' });
+    tx.emit('overview', { op: 'add', field: 'onDuty', by: 1 });
     seenInside = published.length;
   });
   t.equal(seenInside, 0, 'nothing published before commit');
-  t.equal(published.length, 1, 'one event per topic per transaction');
-  t.same(published[0].ops, [{ op: 'upsert', key: 'u1' }, { op: 'remove', key: 'u2' }]);
-  const [row] = await sql`select s.epoch, e.seq::int, e.payload from events e join event_streams s using (guild_id, topic)
-    where e.guild_id = 'g1' and e.topic = 'onDuty'`;
+  t.equal(published.length, 1, 'one event per transaction');
+  t.same(published[0].deltas, { onDuty: [{ op: 'upsert', key: 'u1' }, { op: 'remove', key: 'u2' }], overview: [{ op: 'add', field: 'onDuty', by: 1 }] });
+  const [row] = await sql`select s.epoch, e.seq::int, e.topics, e.deltas from events e join event_streams s using (guild_id)
+    where e.guild_id = 'g1' order by e.seq desc limit 1`;
   t.equal(published[0].epoch, row.epoch);
   t.equal(published[0].seq, row.seq);
-  t.same(row.payload.ops, published[0].ops);
+  t.same(row.topics, ['onDuty', 'overview']);
+  t.same(row.deltas, published[0].deltas);
+});
+
+t.test('a transaction without topics writes its audit row but takes no seq', async (t) => {
+  published.length = 0;
+  const [before] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
+  await inGuildTx(sql, bus, 'g1', async (tx) => tx.audit('test.quiet', actor));
+  const [after] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
+  t.equal(after.seq, before.seq);
+  t.equal(published.length, 0);
+  t.equal((await sql`select * from audit_log where action = 'test.quiet'`).length, 1);
 });
 
 t.test('a failed transaction leaves no event, no audit row and no seq gap', async (t) => {
   published.length = 0;
-  const before = await sql`select seq::int from event_streams where guild_id = 'g1' and topic = 'onDuty'`;
+  const before = await sql`select seq::int from event_streams where guild_id = 'g1'`;
   await t.rejects(inGuildTx(sql, bus, 'g1', async (tx) => {
     tx.emit('onDuty', { op: 'upsert', key: 'u9' });
     tx.audit('test.failed', actor);
     await tx.sql`select 1/0`;
   }));
   t.equal(published.length, 0);
-  const after = await sql`select seq::int from event_streams where guild_id = 'g1' and topic = 'onDuty'`;
+  const after = await sql`select seq::int from event_streams where guild_id = 'g1'`;
   t.same(after, before);
   const audits = await sql`select * from audit_log where action = 'test.failed'`;
   t.equal(audits.length, 0);

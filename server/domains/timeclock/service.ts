@@ -18,12 +18,7 @@ export async function clockIn(deps: Deps, guildId: string, who: Who, audit: Audi
     const { person, clockInAt } = await store.openShift(tx.sql, guildId, who);
     if (!person) throw notFound(who);
     if (!clockInAt) throw new AppError('CONFLICT', `${person.nickname} is already clocked in`);
-    const since = clockInAt.getTime();
-    tx.emit('onDuty', { op: 'upsert', key: person.userId, value: { ...person, since } });
-    tx.emit('overview', { op: 'add', field: 'onDuty', by: 1 });
-    tx.emit('dispatchers', { op: 'duty', userId: person.userId, onDuty: true });
-    tx.emit('alarm', { op: 'duty', userId: person.userId, onDuty: true });
-    tx.emit('standby', { op: 'duty', userId: person.userId, onDuty: true });
+    emitClockIn(tx, person, clockInAt.getTime());
     if (audit.audited) tx.audit('shift.clock_in', audit.actor, { userId: person.userId });
     return { badgeNumber: person.badge, userId: person.userId, nickname: person.nickname, clockInAt, status: 'OPEN' as const };
   });
@@ -48,12 +43,25 @@ export async function clockOut(deps: Deps, guildId: string, who: Who, audit: Aud
   return result;
 }
 
+// Topic ops follow hub/reducers.ts; `duty` and `changed` are notices (the person's duty flips,
+// which the alarm, stand-by and access views of that person depend on). Times are epoch ms.
+function emitClockIn(tx: Tx, person: store.PersonRef, since: number) {
+  const { userId } = person;
+  tx.emit('onDuty', { op: 'upsert', key: userId, value: { userId, nickname: person.nickname, badge: person.badge, rank: person.rank, since } });
+  tx.emit('overview', { op: 'add', field: 'onDuty', by: 1 });
+  tx.emit('dispatchers', { op: 'duty', userId, onDuty: true });
+  tx.emit('alarm', { op: 'duty', userId, onDuty: true });
+  tx.emit('standby', { op: 'duty', userId, onDuty: true });
+}
+
 function emitClockOut(tx: Tx, userId: string, slots: number[], callsigns: string[]) {
   tx.emit('onDuty', { op: 'remove', key: userId });
   tx.emit('overview', { op: 'add', field: 'onDuty', by: -1 });
+  if (slots.length) tx.emit('overview', { op: 'add', field: 'dispatchers', by: -slots.length });
   tx.emit('dispatchers', { op: 'duty', userId, onDuty: false });
   for (const slot of slots) tx.emit('dispatchers', { op: 'remove', key: String(slot) });
-  tx.emit('units', { op: 'membersLeft', userId, callsigns });
+  tx.emit('units', { op: 'duty', userId, onDuty: false });
+  for (const callsign of callsigns) tx.emit('units', { op: 'unlink', key: callsign, field: 'members', id: userId });
   tx.emit('alarm', { op: 'duty', userId, onDuty: false });
   tx.emit('access', { op: 'changed', userId });
   tx.emit('einsatzEntries', { op: 'membersLeft', userId, callsigns });
