@@ -17,6 +17,7 @@ const Env = z.object({
   DISCORD_API_URL: Url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   DEMO: z.enum(['0', '1']).default('1'),
+  WS_MAX_BACKPRESSURE: z.coerce.number().int().min(4096).default(1024 * 1024),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -47,6 +48,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     limits: {
       jsonBodyBytes: 1024 * 1024,
       trpcBatch: 10,
+      wsMaxPayloadBytes: 64 * 1024,
+      /** Bytes queued for a slow socket before it is closed (it then resumes from its last event id). */
+      wsMaxBackpressureBytes: c.WS_MAX_BACKPRESSURE,
+      wsMessagesPer10s: 200,
+      wsSocketsPerPrincipal: 20,
     },
   };
 }

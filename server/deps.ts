@@ -4,6 +4,8 @@ import type { Sql } from './store/db.ts';
 import type { Bus } from './hub/bus.ts';
 import type { Authenticator } from './auth/principal.ts';
 import type { GuildDirectory } from './domains/guilds/directory.ts';
+import type { Hub } from './hub/hub.ts';
+import type { Fanout } from './hub/fanout.ts';
 
 /** Refreshes a guild's chat-platform time-clock panel. Called after commit; must never throw. */
 export interface PanelRefresher { refresh(guildId: string): void }
@@ -17,4 +19,7 @@ export interface Deps {
   auth: Authenticator;
   guilds: GuildDirectory;
   panel: PanelRefresher;
+  hub: Hub;
+  /** Serialize-once fan-out; present when the uWS WebSocket endpoint is mounted. */
+  fanout?: Fanout;
 }

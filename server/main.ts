@@ -8,6 +8,7 @@ import { createGuildDirectory } from './domains/guilds/directory.ts';
 import { createPanelRefresher } from './chat/panel.ts';
 import { openDatabase } from './store/open.ts';
 import { createApp, listen } from './transport/app.ts';
+import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
 import type { Sql } from './store/db.ts';
 
 export interface RunningServer {
@@ -24,6 +25,7 @@ export interface ServerOptions {
   sql?: Sql;
   bus?: Bus;
   panel?: PanelRefresher;
+  hub?: Partial<HubOptions>;
 }
 
 /** Composition root: database, bus, auth, transport. Listens on config.host:config.port (0 = any free port). */
@@ -37,8 +39,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     auth: createAuthenticator(db.sql, bus, sessionCookieName(config.secureCookies)),
     guilds: createGuildDirectory(db.sql, bus),
     panel: opts.panel ?? createPanelRefresher(log),
+    hub: createHub(db.sql, bus, log, { ...defaultHubOptions, ...opts.hub }),
   };
-  const { app } = createApp(deps);
+  const { app, ws } = createApp(deps);
   const listening = await listen(app, config.host, config.port);
   if (!config.publicUrlFixed) config.publicUrl = `http://${config.host}:${listening.port}`;
   log.info('listening', { url: config.publicUrl });
@@ -48,6 +51,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     deps,
     async close() {
       listening.close();
+      ws.shutdown();
+      deps.hub.close();
       await bus.close();
       await db.close();
     },

@@ -12,6 +12,8 @@ export interface Bus {
   onEvents(handler: (events: GuildEvent[]) => void): () => void;
   invalidate(inv: Invalidation): void;
   onInvalidate(handler: (inv: Invalidation) => void): () => void;
+  /** Called when messages may have been lost (a reconnect): receivers repair from the log. */
+  onResync(handler: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,9 @@ export function createMemoryBus(): Bus {
     onInvalidate(handler) {
       invHandlers.add(handler);
       return () => invHandlers.delete(handler);
+    },
+    onResync() {
+      return () => {}; // nothing is ever lost in-process
     },
     async close() {
       eventHandlers.clear();

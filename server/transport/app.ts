@@ -7,6 +7,8 @@ import { mountRest } from './rest.ts';
 import { restRoutes, type RestRoute } from './routes.ts';
 import { mountBoard } from './static.ts';
 import { mountTrpcHttp } from './trpc-http.ts';
+import { mountWebSocket, type WebSocketEndpoint } from './ws.ts';
+import { createFanout } from '../hub/fanout.ts';
 
 /** uWebSockets.js silently falls back to a slow JS server when its binary cannot load; we refuse that. */
 export function assertNativeUws(): void {
@@ -15,10 +17,12 @@ export function assertNativeUws(): void {
   }
 }
 
-export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRoute[] } {
+export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRoute[]; ws: WebSocketEndpoint } {
   assertNativeUws();
   const app = uWS.App();
   const routes = restRoutes(appRouter);
+  deps.fanout = createFanout(app);
+  const ws = mountWebSocket(app, deps);
   mountRest(app, deps, routes);
   mountTrpcHttp(app, deps);
   mountAuthRoutes(app, deps);
@@ -29,7 +33,7 @@ export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRout
     const method = req.getCaseSensitiveMethod().toUpperCase();
     new Reply(res).json(404, { error: `no route ${method} ${path}` });
   });
-  return { app, routes };
+  return { app, routes, ws };
 }
 
 export function listen(app: uWS.TemplatedApp, host: string, port: number): Promise<{ port: number; close: () => void }> {

@@ -5,6 +5,7 @@ import { timeclockRouter } from '../domains/timeclock/router.ts';
 import { apiKeysRouter } from '../domains/apikeys/router.ts';
 import { preferencesRouter } from '../domains/preferences/router.ts';
 import { settingsRouter } from '../domains/settings/router.ts';
+import { liveRouter, meAlarmRouter } from '../domains/live/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -13,6 +14,8 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   preferences: preferencesRouter,
   settings: settingsRouter,
+  live: liveRouter,
+  me: router({ alarm: meAlarmRouter }),
 });
 
 export type AppRouter = typeof appRouter;

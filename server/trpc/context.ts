@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { AuthResult, Credentials } from '../auth/principal.ts';
+import type { LiveSocket } from '../hub/fanout.ts';
 
 /** Facts about the request that the access check needs beyond the credentials (CSRF defence). */
 export interface RequestFacts {
@@ -13,6 +14,8 @@ export interface Context {
   deps: Deps;
   auth: AuthResult;
   facts: RequestFacts;
+  /** Set for subscriptions on the uWS WebSocket endpoint: the socket to attach live frames to. */
+  ws?: LiveSocket;
 }
 
 export async function createContext(deps: Deps, credentials: Credentials, facts: RequestFacts): Promise<Context> {

@@ -1,0 +1,124 @@
+/**
+ * A live board in a few lines: opens the tRPC WebSocket, subscribes to `live.watch`, applies the
+ * snapshot and every delta to a local state object with the server's own reducers, checks the
+ * sequence of every frame, and reconnects with jittered back-off, resuming from the last event.
+ *
+ *   const board = createLiveBoard({ url: 'http://127.0.0.1:3000', apiKey, topics: ['units', 'onDuty'],
+ *     onChange: (state) => render(state.topics) });
+ */
+import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
+import superjson from 'superjson';
+import type { AppRouter } from '../server/trpc/app-router.ts';
+import type { LiveFrame } from '../server/hub/frames.ts';
+import { applyOps, type TopicState } from '../server/hub/reducers.ts';
+import type { Topic } from '../server/hub/topics.ts';
+
+export type { LiveFrame, Topic, TopicState };
+
+export interface LiveOptions {
+  /** Server root (`http://…` or `ws://…`), without /trpc. */
+  url: string;
+  /** A `stmp_…` key (tools, dashboards). Browsers leave it out: the session cookie is sent by the browser. */
+  apiKey?: string;
+  /** Guild to watch with a session. */
+  guildId?: string;
+  /** WebSocket class; browsers and Node ≥ 22 have one. In Node 20 pass `ws`. */
+  WebSocket?: unknown;
+  /** Back-off before reconnect attempt `n` (default: 0.25–0.5 s, doubling to at most 15–30 s, jittered). */
+  retryDelayMs?: (attempt: number) => number;
+}
+
+export interface LiveBoardOptions extends LiveOptions {
+  topics: Topic[];
+  onChange?: (state: LiveState, frame: LiveFrame) => void;
+  onError?: (err: unknown) => void;
+}
+
+export interface LiveState {
+  topics: Partial<Record<Topic, TopicState>>;
+  /** Seq of the last applied frame; the board reflects events 1..seq of its topics. */
+  seq: number;
+  lastEventId: string | null;
+  stats: { snapshots: number; deltas: number; duplicates: number; gaps: number };
+}
+
+/** Jittered exponential back-off, so a server restart is not answered by every board at the same instant. */
+export function jitteredBackoff(attempt: number): number {
+  const base = Math.min(30_000, 500 * 2 ** attempt);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+function wsUrl(url: string): string {
+  return `${url.replace(/^http/, 'ws').replace(/\/$/, '')}/trpc`;
+}
+
+export function createLiveClient(opts: LiveOptions) {
+  const wsClient = createWSClient({
+    url: wsUrl(opts.url),
+    WebSocket: opts.WebSocket as never,
+    retryDelayMs: opts.retryDelayMs ?? jitteredBackoff,
+    keepAlive: { enabled: true, intervalMs: 15_000, pongTimeoutMs: 5_000 },
+    connectionParams: () => ({
+      ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
+      ...(opts.guildId ? { guildId: opts.guildId } : {}),
+    }),
+  });
+  const trpc = createTRPCClient<AppRouter>({ links: [wsLink({ client: wsClient, transformer: superjson })] });
+  return { trpc, wsClient, close: () => wsClient.close() };
+}
+
+export function createLiveBoard(opts: LiveBoardOptions) {
+  const client = createLiveClient(opts);
+  const state: LiveState = { topics: {}, seq: 0, lastEventId: null, stats: { snapshots: 0, deltas: 0, duplicates: 0, gaps: 0 } };
+  let sub: { unsubscribe(): void } | null = null;
+
+  function subscribe() {
+    sub = client.trpc.live.watch.subscribe({ topics: opts.topics, lastEventId: state.lastEventId }, {
+      onData: ({ id, data }) => receive(id, data as LiveFrame),
+      onError: (err) => opts.onError?.(err),
+    });
+  }
+
+  function receive(id: string, frame: LiveFrame) {
+    if (frame.kind === 'snapshot') {
+      state.topics = frame.topics as Partial<Record<Topic, TopicState>>;
+      state.stats.snapshots++;
+    } else {
+      if (frame.seq <= state.seq) {
+        state.stats.duplicates++;
+        return;
+      }
+      if (frame.prev > state.seq) {
+        // An event of our topics is missing: subscribe again from what we have.
+        state.stats.gaps++;
+        sub?.unsubscribe();
+        subscribe();
+        return;
+      }
+      for (const [topic, ops] of Object.entries(frame.topics)) applyOps((state.topics[topic as Topic] ??= {}), ops);
+      state.stats.deltas++;
+    }
+    state.seq = frame.seq;
+    state.lastEventId = id;
+    opts.onChange?.(state, frame);
+  }
+
+  subscribe();
+  return {
+    state,
+    close() {
+      sub?.unsubscribe();
+      client.close();
+    },
+  };
+}
+
+/** Calls `onState` with the caller's `{ onDuty, alarms }` now and on every change (sessions only). */
+export function watchAlarm(opts: LiveOptions & { onState: (s: { onDuty: boolean; alarms: string[] }) => void; onError?: (err: unknown) => void }) {
+  const client = createLiveClient(opts);
+  const sub = client.trpc.me.alarm.watch.subscribe(undefined, {
+    onData: ({ data }) => opts.onState(data),
+    onError: (err) => opts.onError?.(err),
+  });
+  return { close: () => { sub.unsubscribe(); client.close(); } };
+}

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { topics } from '../../hub/topics.ts';
+
+export const WatchInput = z.strictObject({
+  topics: z.array(z.enum(topics)).min(1, 'choose at least one topic').max(topics.length)
+    .refine((list) => new Set(list).size === list.length, 'topics must not repeat'),
+  lastEventId: z.string().max(64).nullish().describe('Set by the tRPC client on reconnect: the last tracked id it saw.'),
+});
+
+export const AlarmState = z.object({
+  onDuty: z.boolean().describe('Whether the caller is clocked in.'),
+  alarms: z.array(z.string()).describe('Callsigns of all units whose status carries alarm: true.'),
+});
