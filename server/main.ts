@@ -4,10 +4,12 @@ import type { Deps, PanelRefresher } from './deps.ts';
 import { createAuthenticator } from './auth/principal.ts';
 import { sessionCookieName } from './auth/login-links.ts';
 import { createMemoryBus, type Bus } from './hub/bus.ts';
+import { createRedisBus } from './hub/bus-redis.ts';
 import { createGuildDirectory } from './domains/guilds/directory.ts';
 import { createPanelRefresher } from './chat/panel.ts';
 import { openDatabase } from './store/open.ts';
 import { createApp, listen } from './transport/app.ts';
+import type { WebSocketEndpoint } from './transport/ws.ts';
 import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
 import type { Sql } from './store/db.ts';
 
@@ -15,6 +17,7 @@ export interface RunningServer {
   url: string;
   port: number;
   deps: Deps;
+  ws: WebSocketEndpoint;
   close(): Promise<void>;
 }
 
@@ -33,7 +36,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const config = { ...(opts.config ?? loadConfig()) };
   const log = opts.log ?? createLog(config.logLevel);
   const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log);
-  const bus = opts.bus ?? createMemoryBus();
+  const bus = opts.bus ?? (config.redisUrl ? await createRedisBus(config.redisUrl, log) : createMemoryBus());
   const deps: Deps = {
     config, log, sql: db.sql, bus,
     auth: createAuthenticator(db.sql, bus, sessionCookieName(config.secureCookies)),
@@ -49,6 +52,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     url: `http://${config.host}:${listening.port}`,
     port: listening.port,
     deps,
+    ws,
     async close() {
       listening.close();
       ws.shutdown();

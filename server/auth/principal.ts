@@ -37,6 +37,12 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     else if (inv.kind === 'session') sessions.delete(inv.id);
     else if (inv.kind === 'guild') members.deletePrefix(`${inv.id}:`);
   });
+  // Invalidations may have been lost while the bus was down: forget everything cached.
+  bus.onResync(() => {
+    keys.clear();
+    sessions.clear();
+    members.clear();
+  });
 
   function touchLater(key: string, write: () => Promise<void>) {
     if (touched.get(key)) return;

@@ -23,6 +23,21 @@ interface SocketData {
 type Socket = uWS.WebSocket<SocketData>;
 
 const config = appRouter._def._config;
+/** Inputs as the transformer wrote them; a missing or malformed one is a client error, not a crash. */
+const inputTransformer = {
+  ...config.transformer,
+  input: {
+    ...config.transformer.input,
+    deserialize: (value: unknown) => {
+      if (value === undefined) return undefined;
+      try {
+        return config.transformer.input.deserialize(value);
+      } catch {
+        throw new TRPCError({ code: 'PARSE_ERROR', message: 'input is not in the transformer\'s format ({"json": …})' });
+      }
+    },
+  },
+};
 const RECONNECT = JSON.stringify({ id: null, method: 'reconnect' });
 
 /** Close codes: 1008 policy (limits), 4401 credential revoked, 1012 restart. */
@@ -94,7 +109,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     const d = ws.getUserData();
     let msg;
     try {
-      msg = parseTRPCMessage(raw, config.transformer);
+      msg = parseTRPCMessage(raw, inputTransformer);
     } catch (err) {
       sendError(ws, (raw as { id?: string | number })?.id ?? null, err, 'unknown');
       return;

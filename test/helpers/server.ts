@@ -4,18 +4,31 @@ import { startServer, type RunningServer } from '../../server/main.ts';
 import type { Sql } from '../../server/store/db.ts';
 import type { GuildEvent } from '../../server/hub/topics.ts';
 import { freshDatabase } from './db.ts';
+import { connect } from '../../server/store/db.ts';
+import type { HubOptions } from '../../server/hub/hub.ts';
 
 export interface TestServer extends RunningServer {
   sql: Sql;
+  /** URL of this server's database, to start another node on the same one. */
+  databaseUrl: string;
   /** Guild ids passed to the panel refresher, in call order. */
   panelCalls: string[];
   /** Every event the bus carried, in publish order. */
   events: GuildEvent[];
 }
 
+export interface TestServerOptions {
+  /** Join this database (another node of a cluster) instead of creating a fresh one. */
+  databaseUrl?: string;
+  hub?: Partial<HubOptions>;
+}
+
 /** The real server (uWS on a free port) on a fresh database; closed with the test. */
-export async function startTestServer(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<TestServer> {
-  const db = await freshDatabase();
+export async function startTestServer(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}, opts: TestServerOptions = {}): Promise<TestServer> {
+  const db = opts.databaseUrl
+    ? { sql: connect(opts.databaseUrl, 10), url: opts.databaseUrl, drop: async () => {} }
+    : await freshDatabase();
+  const ownPool = opts.databaseUrl ? db.sql : null;
   const panelCalls: string[] = [];
   const events: GuildEvent[] = [];
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DEMO: '0', ...env });
@@ -24,13 +37,15 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     log: createLog(config.logLevel),
     sql: db.sql,
     panel: { refresh: (guildId) => panelCalls.push(guildId) },
+    hub: opts.hub,
   });
   server.deps.bus.onEvents((evs) => events.push(...evs));
   t.teardown(async () => {
     await server.close();
+    await ownPool?.end({ timeout: 1 });
     await db.drop();
   });
-  return Object.assign(server, { sql: db.sql, panelCalls, events });
+  return Object.assign(server, { sql: db.sql, databaseUrl: db.url, panelCalls, events });
 }
 
 export interface ApiResponse<T = any> { status: number; body: T; headers: Headers; text: string }

@@ -10,6 +10,7 @@ export function createGuildDirectory(sql: Sql, bus: Bus) {
   bus.onInvalidate((inv) => {
     if (inv.kind === 'guild') cache.delete(inv.id);
   });
+  bus.onResync(() => cache.clear());
   return {
     async modules(guildId: string): Promise<Record<ModuleName, boolean> | null> {
       let hit = cache.get(guildId);
