@@ -77,8 +77,8 @@ export function runHttpLoad(opts: {
         for (;;) {
           const headEnd = buf.indexOf(HEADER_END);
           if (headEnd < 0) break;
-          const m = CONTENT_LENGTH.exec(buf.latin1Slice(0, headEnd));
-          if (!m) return fail(new Error(`response without Content-Length: ${JSON.stringify(buf.latin1Slice(0, headEnd))}`));
+          const m = CONTENT_LENGTH.exec(buf.toString('latin1', 0, headEnd));
+          if (!m) return fail(new Error(`response without Content-Length: ${JSON.stringify(buf.toString('latin1', 0, headEnd))}`));
           const total = headEnd + 4 + Number(m[1]);
           if (buf.length < total) break;
           const status = (buf[9] - 48) * 100 + (buf[10] - 48) * 10 + (buf[11] - 48);

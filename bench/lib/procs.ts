@@ -103,3 +103,14 @@ export function postgresPids(postmasterPid: number): number[] {
   }
   return pids;
 }
+
+/** CPU time (ms) all CPUs spent busy so far, system-wide (/proc/stat), for spotting outside load. */
+export function systemBusyMs(): number {
+  try {
+    const [, ...ticks] = readFileSync('/proc/stat', 'latin1').split('\n', 1)[0].trim().split(/\s+/).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = ticks;
+    return ((user + nice + system + irq + softirq + steal) * 1000) / ticksPerSecond;
+  } catch {
+    return NaN;
+  }
+}

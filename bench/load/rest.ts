@@ -5,7 +5,7 @@
 import { connect } from '../../server/store/db.ts';
 import { report } from '../lib/child.ts';
 import { Latencies, runHttpLoad, type Conversation, type Phase } from '../lib/http-load.ts';
-import { cpuMsOf, postgresPids } from '../lib/procs.ts';
+import { cpuMsOf, postgresPids, systemBusyMs } from '../lib/procs.ts';
 
 export type LoadJob = {
   connections: number;
@@ -28,7 +28,8 @@ export interface LoadReport {
   p99: number;
   /** Non-200 answers by status, any phase. */
   errors: Record<string, number>;
-  cpuMs: { loadgen: number; server: number | null; postgres: number | null };
+  /** CPU time used in the measure phase; `other`: every other process on the box (outside load). */
+  cpuMs: { loadgen: number; server: number | null; postgres: number | null; other: number };
 }
 
 const job = JSON.parse(process.argv[2]) as LoadJob;
@@ -39,6 +40,7 @@ function cpuMeter() {
   let self = process.cpuUsage();
   let server = 0;
   let postgres = 0;
+  let system = 0;
   const pgNow = () => pg.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
   return {
     start() {
@@ -46,14 +48,17 @@ function cpuMeter() {
       self = process.cpuUsage();
       server = job.serverPid ? cpuMsOf(job.serverPid) : 0;
       postgres = pgNow();
+      system = systemBusyMs();
     },
     end(): LoadReport['cpuMs'] {
       const used = process.cpuUsage(self);
-      return {
+      const cpu = {
         loadgen: (used.user + used.system) / 1000,
         server: job.serverPid ? cpuMsOf(job.serverPid) - server : null,
         postgres: job.postmasterPid ? pgNow() - postgres : null,
       };
+      const other = systemBusyMs() - system - cpu.loadgen - (cpu.server ?? 0) - (cpu.postgres ?? 0);
+      return { ...cpu, other: Math.max(0, other) };
     },
   };
 }
@@ -64,7 +69,7 @@ const fault = (what: string) => {
 };
 const latencies = new Latencies();
 const meter = cpuMeter();
-let cpuMs: LoadReport['cpuMs'] = { loadgen: 0, server: null, postgres: null };
+let cpuMs: LoadReport['cpuMs'] = { loadgen: 0, server: null, postgres: null, other: 0 };
 const onMeasure = (edge: 'start' | 'end') => {
   if (edge === 'start') meter.start();
   else cpuMs = meter.end();
