@@ -17,6 +17,7 @@ const Env = z.object({
   DISCORD_API_URL: Url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   DEMO: z.enum(['0', '1']).default('1'),
+  WS_REVALIDATE_MS: z.coerce.number().int().min(100).default(60_000),
   WS_MAX_BACKPRESSURE: z.coerce.number().int().min(4096).default(1024 * 1024),
 });
 
@@ -53,6 +54,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       wsMaxBackpressureBytes: c.WS_MAX_BACKPRESSURE,
       wsMessagesPer10s: 200,
       wsSocketsPerPrincipal: 20,
+      wsRevalidateMs: c.WS_REVALIDATE_MS,
     },
   };
 }

@@ -64,3 +64,18 @@ export async function membership(db: Db, guildId: string, userId: string): Promi
     where p.guild_id = ${guildId} and p.user_id = ${userId}`;
   return row ? { userId: row.user_id, nickname: row.nickname, isAdmin: row.is_admin, capabilities: row.capabilities } : null;
 }
+
+/**
+ * Which of these credentials (sha256 hex) are still valid — keys not deleted, sessions neither
+ * expired nor idle — touching the sessions that are: an open board counts as use.
+ */
+export async function validCredentials(db: Db, keyHashes: string[], sessionHashes: string[]): Promise<Set<string>> {
+  const keys = keyHashes.length
+    ? await db`select encode(key_hash, 'hex') as h from api_keys where key_hash in (select decode(h, 'hex') from unnest(${keyHashes}::text[]) h)`
+    : [];
+  const sessions = sessionHashes.length ? await db`update sessions set last_seen_at = now()
+    where token_hash in (select decode(h, 'hex') from unnest(${sessionHashes}::text[]) h) and expires_at > now()
+      and last_seen_at > now() - ${SESSION_IDLE_MS / 1000} * interval '1 second'
+    returning encode(token_hash, 'hex') as h` : [];
+  return new Set([...keys.map((r) => `k:${r.h}`), ...sessions.map((r) => `s:${r.h}`)]);
+}

@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContext, type Context } from '../trpc/context.ts';
 import { isCrossSite } from './http.ts';
+import { validCredentials } from '../auth/store.ts';
 
 interface SocketData {
   cookie?: string;
@@ -64,6 +65,18 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     const key = inv.kind === 'apiKey' ? `k:${inv.id}` : inv.kind === 'session' ? `s:${inv.id}` : null;
     for (const ws of (key && byPrincipal.get(key)) || []) closeWith(ws, 4401, 'credential revoked');
   });
+
+  // Long-lived sockets re-check their credential: an expired session or a key deleted while the bus
+  // was down closes the socket within a minute; open boards keep their session alive.
+  const revalidate = setInterval(() => {
+    const keys = [...byPrincipal.keys()];
+    if (!keys.length) return;
+    const hashes = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).map((k) => k.slice(2));
+    validCredentials(deps.sql, hashes('k:'), hashes('s:')).then((valid) => {
+      for (const key of keys) if (!valid.has(key)) for (const ws of byPrincipal.get(key) ?? []) closeWith(ws, 4401, 'credential expired or revoked');
+    }).catch((err) => deps.log.warn('socket credential check failed', { error: String(err) }));
+  }, limits.wsRevalidateMs);
+  revalidate.unref();
 
   function principalKey(p: Principal) {
     return p.kind === 'key' ? `k:${p.keyHash}` : `s:${p.sessionHash}`;
@@ -249,6 +262,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     },
     /** Tells every client to reconnect (tRPC's `reconnect` notice), then closes the sockets. */
     shutdown() {
+      clearInterval(revalidate);
       for (const ws of [...sockets]) {
         const d = ws.getUserData();
         if (!d.open) continue;

@@ -178,3 +178,18 @@ t.test('graceful shutdown sends tRPC’s reconnect notice', async (t) => {
   t.same(await s.next((m) => m.method === 'reconnect'), { id: null, method: 'reconnect' });
   t.equal((await s.closedP).code, 1012);
 });
+
+t.test('a session that expires while its board is open is closed', async (t) => {
+  const s2 = await startTestServer(t, { WS_REVALIDATE_MS: '200' }, { databaseUrl: server.databaseUrl });
+  const session = await signIn(s2, A, 'u1');
+  const ws = new WebSocket(`${s2.url.replace('http', 'ws')}/trpc?connectionParams=1`, { headers: { cookie: session.cookie } });
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await new Promise((r) => ws.on('open', r));
+  ws.send(JSON.stringify({ method: 'connectionParams', data: { guildId: A } }));
+  ws.send(JSON.stringify({ id: 1, method: 'query', params: { path: 'preferences.get' } }));
+  await new Promise((r) => ws.once('message', r));
+  await new Promise((r) => setTimeout(r, 500));
+  t.equal(ws.readyState, WebSocket.OPEN, 'a live session stays connected');
+  await s2.sql`update sessions set expires_at = now() - interval '1 second'`;
+  t.equal(await closed, 4401);
+});
