@@ -43,10 +43,10 @@ export async function signIn(server: { url: string; sql: Sql }, guildId: string,
 }
 
 /** The assertions `assertError` needs; any tap test object fits. */
-interface Asserts {
-  equal(found: unknown, wanted: unknown, message?: string): boolean;
-  same(found: unknown, wanted: unknown, message?: string): boolean;
-  match(found: unknown, pattern: unknown, message?: string): boolean;
+export interface Asserts {
+  equal(...args: any[]): unknown;
+  same(...args: any[]): unknown;
+  match(...args: any[]): unknown;
 }
 
 /**
@@ -60,3 +60,10 @@ export function assertError(t: Asserts, res: { status: number; body: unknown }, 
   t.same(typeof body === 'object' && body !== null ? Object.keys(body) : body, ['error'], `${at}body is exactly {error}`);
   t.match(typeof body === 'object' && body !== null ? body.error : undefined, message ?? /\S/, `${at}error is a non-empty string`);
 }
+
+/** The key scopes of spec §5.7, copied from the spec (not from the server) so a drift fails a test. */
+export const specScopes = [
+  'calls:call.report', 'calls:read', 'employees:read', 'ranks:personal.ranks_set', 'timeclock:shift.ingame_clock',
+  'units:unit.ingame_status', 'facility:queue.ingame_ticket', 'sessions:ingame.tablet_login',
+  'facility:hospital.ingame_read', 'facility:hospital.ingame_layout', 'capabilities:read',
+];
