@@ -113,10 +113,18 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
 
+/** The cookie's value; a value with broken percent-encoding is returned as is (it then matches no session). */
 export function readCookie(header: string, name: string): string | undefined {
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      const raw = part.slice(eq + 1).trim();
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        return raw;
+      }
+    }
   }
   return undefined;
 }

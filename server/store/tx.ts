@@ -2,13 +2,13 @@ import type postgres from 'postgres';
 import type { Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
-import { randomEpoch } from '../core/ids.ts';
 
 /** Who did it, for the audit log. */
 export interface Actor { kind: 'session' | 'key' | 'system'; id: string }
 
 export interface Tx {
-  sql: postgres.TransactionSql<{}>;
+  /** The transaction's connection: store functions run their queries on it. */
+  sql: postgres.ReservedSql<{}>;
   guildId: string;
   /** Adds a change to `topic`'s delta; all ops of one topic become one event at commit. */
   emit(topic: Topic, op: Op): void;
@@ -20,14 +20,21 @@ export interface Tx {
  * with the guild stream's next seq taken under the stream's row lock, so committed seqs are
  * contiguous and in commit order) and its audit rows are written by one statement just before
  * COMMIT. The event goes to the bus only after COMMIT succeeded.
+ *
+ * Round trips are pipelined on one reserved connection: BEGIN travels with the first statement,
+ * and COMMIT with the outbox statement, so the stream lock is held for the commit itself and no
+ * extra round trip.
  */
 export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const ops = new Map<Topic, Op[]>();
   const audits: { kind: string; id: string; action: string; data: object }[] = [];
-  let committed: GuildEvent | null = null;
-  const result = await sql.begin(async (txSql) => {
+  const conn = await sql.reserve();
+  let open = false;
+  try {
+    const begin = conn`begin`.execute();
+    open = true;
     const tx: Tx = {
-      sql: txSql,
+      sql: conn,
       guildId,
       emit(topic, op) {
         const list = ops.get(topic);
@@ -39,15 +46,31 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
       },
     };
     const value = await fn(tx);
-    if (ops.size > 0 || audits.length > 0) committed = await writeOutbox(txSql, guildId, ops, audits);
+    await begin;
+    let committed: GuildEvent | null = null;
+    if (ops.size > 0 || audits.length > 0) {
+      const outbox = writeOutbox(conn, guildId, ops, audits);
+      const commit = conn`commit`.execute();
+      outbox.catch(() => {}); // awaited below; COMMIT of a failed transaction rolls back
+      await commit;
+      open = false;
+      committed = await outbox;
+    } else {
+      await conn`commit`;
+      open = false;
+    }
+    if (committed) bus.publish([committed]);
     return value;
-  });
-  if (committed) bus.publish([committed]);
-  return result as T;
+  } catch (err) {
+    if (open) await conn`rollback`.catch(() => {});
+    throw err;
+  } finally {
+    conn.release();
+  }
 }
 
 async function writeOutbox(
-  sql: postgres.TransactionSql<{}>,
+  sql: postgres.ReservedSql<{}>,
   guildId: string,
   ops: Map<Topic, Op[]>,
   audits: { kind: string; id: string; action: string; data: object }[],
@@ -57,7 +80,7 @@ async function writeOutbox(
   const [row] = await sql`
     with stream as (
       insert into event_streams as s (guild_id, epoch, seq)
-      select ${guildId}, ${randomEpoch()}, 1 where ${topicList.length > 0}
+      select ${guildId}, substr(md5(random()::text), 1, 8), 1 where ${topicList.length > 0}
       on conflict (guild_id) do update set seq = s.seq + 1
       returning epoch, seq
     ), written as (

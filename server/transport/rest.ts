@@ -52,6 +52,11 @@ function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: 
     }
   });
   if (http.query) {
+    if (route.method !== 'GET') throw new AppError('BAD_REQUEST', 'query parameters are not accepted here; send fields in the JSON body');
+    if (route.procedure._def.inputs.length === 0) {
+      const first = new URLSearchParams(http.query).keys().next().value;
+      if (first !== undefined) throw new AppError('BAD_REQUEST', `unknown query parameter ${first}`);
+    }
     for (const [k, v] of new URLSearchParams(http.query)) {
       if (k in fields) throw new AppError('BAD_REQUEST', `${k} is given twice`);
       fields[k] = v;

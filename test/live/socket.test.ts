@@ -75,7 +75,7 @@ t.test('a session selects only guilds it belongs to; cookies need our own Origin
 
 t.test('scoped keys and missing credentials cannot watch', async (t) => {
   const scoped = await scopedKey(server.sql, A, ['calls:call.report']);
-  for (const params of [{ authorization: `Bearer ${scoped}` }, {}, { authorization: 'Bearer stmp_bogus' }]) {
+  for (const params of [{ authorization: `Bearer ${scoped}` }, {}, { authorization: 'Bearer stmp_bogus' }] as Record<string, string>[]) {
     const s = await raw({ params });
     s.send({ id: 7, method: 'subscription', params: { path: 'live.watch', input: { json: { topics: ['units'] } } } });
     const err = await s.next((m) => m.id === 7 && m.error);

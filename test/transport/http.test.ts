@@ -127,3 +127,13 @@ t.test('path parameters with odd encodings are 400, not 500', async (t) => {
   const unknownQuery = await api('GET', '/admin/clock-status/1?foo=1', { key });
   t.equal(unknownQuery.status, 400, 'unknown query parameter');
 });
+
+t.test('query strings: refused on writes and on routes without input', async (t) => {
+  const post = await api('POST', '/admin/clock-in?badge=1', { key, body: {} });
+  t.equal(post.status, 400, 'a POST takes its fields from the body only');
+  t.match(post.body.error, /query parameters are not accepted/);
+  const onDuty = await api('GET', '/admin/on-duty?x=1', { key });
+  t.equal(onDuty.status, 400);
+  t.match(onDuty.body.error, /unknown query parameter x/);
+  t.equal((await api('GET', '/admin/on-duty', { key })).status, 200);
+});
