@@ -9,11 +9,22 @@ export interface HttpReq {
   headers: Record<string, string>;
 }
 
-export function copyRequest(req: uWS.HttpRequest): HttpReq {
+/** The request headers any handler reads; nothing else is copied. */
+const wanted = ['authorization', 'cookie', 'x-guild-id', 'content-type', 'content-length', 'origin', 'sec-fetch-site', 'host'] as const;
+
+/** Copies the request; `allHeaders` for doors that hand every header on (the tRPC fetch adapter). */
+export function copyRequest(req: uWS.HttpRequest, allHeaders = false): HttpReq {
   const headers: Record<string, string> = {};
-  req.forEach((k, v) => {
-    headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
-  });
+  if (allHeaders) {
+    req.forEach((k, v) => {
+      headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
+    });
+  } else {
+    for (const name of wanted) {
+      const value = req.getHeader(name);
+      if (value !== '') headers[name] = value;
+    }
+  }
   return { method: req.getCaseSensitiveMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
 }
 

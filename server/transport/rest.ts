@@ -5,10 +5,12 @@ import { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { createContext } from '../trpc/context.ts';
 import { publicMessage } from '../trpc/errors.ts';
+import { invokeProcedure } from '../trpc/invoke.ts';
 import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
 
 const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
+const anonymous = { principal: null, failure: null } as const;
 
 /** Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON. */
 export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]): void {
@@ -26,12 +28,12 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
   const body = hasBody ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
   const input = buildInput(route, http, rawParams, body);
-  const ctx = await createContext(
-    deps,
-    { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: http.headers['x-guild-id'] },
-    { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: isJsonContentType(http.headers) },
-  );
-  const output = await route.procedure({
+  const facts = { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: isJsonContentType(http.headers) };
+  // Public procedures read no credential, so none is looked up.
+  const ctx = route.meta.access === 'none'
+    ? { deps, auth: anonymous, facts }
+    : await createContext(deps, { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: http.headers['x-guild-id'] }, facts);
+  const output = await invokeProcedure(route.procedure, {
     ctx, path: route.procedurePath, type: route.type, getRawInput: async () => input, signal: undefined, batchIndex: 0,
   });
   if (route.meta.rest!.produces) {

@@ -10,7 +10,7 @@ import { sendError } from './rest.ts';
 export function mountTrpcHttp(app: uWS.TemplatedApp, deps: Deps): void {
   const handler = (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
     const reply = new Reply(res);
-    const http = copyRequest(req);
+    const http = copyRequest(req, true);
     (async () => {
       const body = http.method === 'GET' || http.method === 'HEAD' ? null : await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes);
       const url = `http://localhost${http.path}${http.query ? `?${http.query}` : ''}`;

@@ -1,13 +1,14 @@
 import type uWS from 'uWebSockets.js';
 import { TRPCError } from '@trpc/server';
 import {
-  callProcedure, getErrorShape, getTRPCErrorFromUnknown, isAsyncIterable, isTrackedEnvelope,
+  getErrorShape, getTRPCErrorFromUnknown, isAsyncIterable, isTrackedEnvelope,
   parseConnectionParamsFromUnknown, parseTRPCMessage, transformTRPCResponse,
 } from '@trpc/server/unstable-core-do-not-import';
 import type { Deps } from '../deps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContext, type Context } from '../trpc/context.ts';
+import { invokeProcedure, procedureAt } from '../trpc/invoke.ts';
 import { isCrossSite } from './http.ts';
 import { validCredentials } from '../auth/store.ts';
 
@@ -148,7 +149,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       ctx = connCtx;
       if (!d.open) return;
       const callCtx: Context = type === 'subscription' ? { ...connCtx, ws: { ws: ws as never, subIdJson: idKey, isOpen: () => d.open } } : connCtx;
-      const result = await callProcedure({ router: appRouter, path, getRawInput: async () => input, ctx: callCtx, type, signal: abort.signal, batchIndex });
+      const result = await invokeProcedure(procedureAt(path, type), { path, getRawInput: async () => input, ctx: callCtx, type, signal: abort.signal, batchIndex });
       if (type !== 'subscription') {
         send(ws, { id, result: { type: 'data', data: result } });
         return;
