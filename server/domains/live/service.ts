@@ -5,7 +5,7 @@ import type { GuildHub } from '../../hub/guild-hub.ts';
 import { trackedId } from '../../hub/frames.ts';
 import type { Topic } from '../../hub/topics.ts';
 import { prepareResume, watchFrames } from '../../hub/watch.ts';
-import { DEFAULT_ALARM_STATUSES } from '../../hub/snapshot.ts';
+import { DEFAULT_ALARM_STATUSES } from '../../hub/state/loaders.ts';
 
 function aborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {

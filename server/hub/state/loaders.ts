@@ -1,0 +1,66 @@
+import type { Db } from '../../store/db.ts';
+import type { TopicState } from '../reducers.ts';
+
+/**
+ * Hot-topic state as stored, one loader per topic, all run inside the hub's REPEATABLE READ
+ * snapshot. The shapes here are the contract for the ops the services emit (see reducers.ts):
+ * - onDuty:      userId   -> { userId, nickname, badge, rank, since }
+ * - dispatchers: slot     -> { slot, userId, nickname, since }
+ * - units:       callsign -> { callsign, label, orgUnit, status, since, members: [{ id, nickname }] }
+ * - alarm:       callsign -> { callsign, status, since }   (units whose status has alarm: true)
+ * - standby:     userId   -> { userId, nickname, since }
+ * - calls:       externalId -> the open call as `GET /integrations/ingame/calls` lists it
+ * Times are epoch ms.
+ */
+
+/** Status codes that raise an alarm until the status catalogue is editable (FMS 0: Notruf). */
+export const DEFAULT_ALARM_STATUSES = ['0'];
+
+export async function loadOnDuty(db: Db, guildId: string): Promise<TopicState> {
+  const rows = await db`
+    select p.user_id, p.nickname, p.badge, r.name as rank, s.clock_in_at from shifts s
+    join people p on p.guild_id = s.guild_id and p.user_id = s.user_id
+    left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
+    where s.guild_id = ${guildId} and s.clock_out_at is null`;
+  const state: TopicState = {};
+  for (const r of rows) state[r.user_id] = { userId: r.user_id, nickname: r.nickname, badge: r.badge, rank: r.rank, since: r.clock_in_at.getTime() };
+  return state;
+}
+
+export async function loadDispatchers(db: Db, guildId: string): Promise<TopicState> {
+  const rows = await db`
+    select d.slot, d.user_id, p.nickname, d.since from dispatcher_slots d
+    join people p on p.guild_id = d.guild_id and p.user_id = d.user_id where d.guild_id = ${guildId}`;
+  const state: TopicState = {};
+  for (const r of rows) state[String(r.slot)] = { slot: r.slot, userId: r.user_id, nickname: r.nickname, since: r.since.getTime() };
+  return state;
+}
+
+export async function loadUnits(db: Db, guildId: string): Promise<{ units: TopicState; alarm: TopicState }> {
+  const rows = await db`
+    select u.callsign, u.label, u.org_unit, u.status, u.status_since,
+      coalesce(json_agg(json_build_object('id', m.user_id, 'nickname', p.nickname) order by m.since)
+        filter (where m.user_id is not null), '[]') as members
+    from units u
+    left join unit_members m on m.guild_id = u.guild_id and m.unit_id = u.id
+    left join people p on p.guild_id = m.guild_id and p.user_id = m.user_id
+    where u.guild_id = ${guildId} group by u.guild_id, u.id`;
+  const units: TopicState = {};
+  const alarm: TopicState = {};
+  for (const r of rows) {
+    const since = r.status_since.getTime();
+    units[r.callsign] = { callsign: r.callsign, label: r.label, orgUnit: r.org_unit, status: r.status, since, members: r.members };
+    if (DEFAULT_ALARM_STATUSES.includes(r.status)) alarm[r.callsign] = { callsign: r.callsign, status: r.status, since };
+  }
+  return { units, alarm };
+}
+
+/** The stand-by roster arrives with the dispatch centre; until then it is empty. */
+export async function loadStandby(_db: Db, _guildId: string): Promise<TopicState> {
+  return {};
+}
+
+/** Game calls arrive with the dispatch centre; until then there are none. */
+export async function loadCalls(_db: Db, _guildId: string): Promise<TopicState> {
+  return {};
+}
