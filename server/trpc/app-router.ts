@@ -6,6 +6,13 @@ import { apiKeysRouter } from '../domains/apikeys/router.ts';
 import { preferencesRouter } from '../domains/preferences/router.ts';
 import { settingsRouter } from '../domains/settings/router.ts';
 import { liveRouter, meAlarmRouter } from '../domains/live/router.ts';
+import { unitsRouter } from '../domains/units/router.ts';
+import { dispatchRouter } from '../domains/dispatch/router.ts';
+import { callsRouter } from '../domains/calls/router.ts';
+import { incidentsRouter } from '../domains/incidents/router.ts';
+import { personnelRouter } from '../domains/personnel/router.ts';
+import { accessRouter } from '../domains/access/router.ts';
+import { ranksRouter } from '../domains/ranks/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -15,6 +22,13 @@ export const appRouter = router({
   preferences: preferencesRouter,
   settings: settingsRouter,
   live: liveRouter,
+  units: unitsRouter,
+  dispatch: dispatchRouter,
+  calls: callsRouter,
+  incidents: incidentsRouter,
+  personnel: personnelRouter,
+  access: accessRouter,
+  ranks: ranksRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

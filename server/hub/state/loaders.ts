@@ -55,12 +55,5 @@ export async function loadUnits(db: Db, guildId: string): Promise<{ units: Topic
   return { units, alarm };
 }
 
-/** The stand-by roster arrives with the dispatch centre; until then it is empty. */
-export async function loadStandby(_db: Db, _guildId: string): Promise<TopicState> {
-  return {};
-}
-
-/** Game calls arrive with the dispatch centre; until then there are none. */
-export async function loadCalls(_db: Db, _guildId: string): Promise<TopicState> {
-  return {};
-}
+export { loadStandby } from './standby.ts';
+export { loadCalls } from './calls.ts';
