@@ -15,12 +15,14 @@ const anonymous = { principal: null, failure: null } as const;
 /** Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON. */
 export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]): void {
   for (const route of routes) {
-    app[lower[route.method]](route.pattern, (res, req) => {
-      const reply = new Reply(res);
-      const http = copyRequest(req);
-      const params = route.params.map((_, i) => req.getParameter(i) ?? '');
-      handle(deps, route, reply, http, params).catch((err) => sendError(deps, reply, err, route));
-    });
+    for (const pattern of route.patterns) {
+      app[lower[route.method]](pattern, (res, req) => {
+        const reply = new Reply(res);
+        const http = copyRequest(req);
+        const params = route.params.map((_, i) => req.getParameter(i) ?? '');
+        handle(deps, route, reply, http, params).catch((err) => sendError(deps, reply, err, route));
+      });
+    }
   }
 }
 
@@ -36,9 +38,11 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   const output = await invokeProcedure(route.procedure, {
     ctx, path: route.procedurePath, type: route.type, getRawInput: async () => input, signal: undefined, batchIndex: 0,
   });
-  if (route.meta.rest!.produces) {
-    const { base64 } = output as { base64: string };
-    reply.send(200, { 'content-type': route.meta.rest!.produces, 'cache-control': 'public, max-age=300' }, Buffer.from(base64, 'base64'));
+  const produces = route.meta.rest!.produces;
+  if (produces) {
+    const { base64, text } = output as { base64?: string; text?: string };
+    const type = produces.startsWith('text/') ? `${produces}; charset=utf-8` : produces;
+    reply.send(200, { 'content-type': type, 'cache-control': 'public, max-age=300' }, base64 !== undefined ? Buffer.from(base64, 'base64') : text!);
     return;
   }
   reply.json(200, output);

@@ -6,8 +6,8 @@ export interface RestRoute {
   method: HttpMethod;
   /** Spec style, relative to /api/v1, e.g. `/admin/clock-status/{badge}`. */
   path: string;
-  /** uWS pattern, e.g. `/api/v1/admin/clock-status/:badge`. */
-  pattern: string;
+  /** uWS patterns, e.g. `/api/v1/admin/clock-status/:badge`, then any root aliases. */
+  patterns: string[];
   params: string[];
   procedurePath: string;
   type: 'query' | 'mutation';
@@ -33,7 +33,7 @@ export function restRoutes(appRouter: AnyRouter): RestRoute[] {
     seen.add(key);
     routes.push({
       method, path, params, procedurePath, type, meta, procedure,
-      pattern: API_PREFIX + path.replace(/\{(\w+)\}/g, ':$1'),
+      patterns: [API_PREFIX + path, ...(meta.rest.aliases ?? [])].map((p) => p.replace(/\{(\w+)\}/g, ':$1')),
     });
   }
   return routes;

@@ -13,6 +13,7 @@ import { incidentsRouter } from '../domains/incidents/router.ts';
 import { personnelRouter } from '../domains/personnel/router.ts';
 import { accessRouter } from '../domains/access/router.ts';
 import { ranksRouter } from '../domains/ranks/router.ts';
+import { docsRouter } from '../domains/docs/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   personnel: personnelRouter,
   access: accessRouter,
   ranks: ranksRouter,
+  docs: docsRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

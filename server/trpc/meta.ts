@@ -12,8 +12,11 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * Unscoped keys act as the guild's admin; scoped keys pass only where `scopes` names one of theirs.
  */
 export interface Meta {
-  /** REST binding under /api/v1; `produces` names a binary body type (the procedure returns it base64). */
-  rest?: { method: HttpMethod; path: string; produces?: 'image/png' };
+  /**
+   * REST binding under /api/v1. `produces`: a non-JSON body (the procedure returns `{contentType, base64}`
+   * for images or `{contentType, text}` for text). `aliases`: the same route also at these root paths.
+   */
+  rest?: { method: HttpMethod; path: string; produces?: 'image/png' | 'text/html' | 'text/plain'; aliases?: string[] };
   tag: string;
   summary: string;
   access: 'none' | 'member' | 'view' | 'admin';
