@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { RestRoute } from '../transport/routes.ts';
-import { API_PREFIX } from '../transport/routes.ts';
 
 /** JSON Schema as zod 4 emits it (draft 2020-12). */
 export type JsonSchema = Record<string, any>;
@@ -78,24 +77,25 @@ export function buildModel(routes: RestRoute[]): DocRoute[] {
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
     const bodyRequired = hasBody && !!body && !!(inputs.length && !inputs[0].safeParse(undefined).success);
     const statuses: { status: number; meaning: string }[] = [{ status: 200, meaning: 'Success.' }];
-    if (input || hasBody) statuses.push({ status: 400, meaning: meta.errors?.[400] ?? 'Invalid parameter or body.' });
+    statuses.push({ status: 400, meaning: meta.errors?.[400] ?? 'Invalid parameter, query or body.' });
     if (meta.access !== 'none') {
       statuses.push({ status: 401, meaning: 'Missing or invalid key or session.' });
       statuses.push({ status: 403, meaning: meta.sessionOnly ? 'Not allowed: rank capability missing, or an API key on a session-only route.' : 'Not allowed: scope or rank capability missing, or admin rights needed.' });
     }
-    const notFound = [meta.errors?.[404], meta.module ? `Module "${meta.module}" is switched off.` : null].filter(Boolean).join(' ');
+    const notFound = [
+      meta.errors?.[404] ?? (route.params.length ? 'No such record in this guild.' : null),
+      meta.module ? `Module "${meta.module}" is switched off.` : null,
+    ].filter(Boolean).join(' ');
     if (notFound) statuses.push({ status: 404, meaning: notFound });
     if (meta.errors?.[409]) statuses.push({ status: 409, meaning: meta.errors[409] });
-    if (hasBody) {
-      statuses.push({ status: 413, meaning: 'Body larger than 1 MiB.' });
-      statuses.push({ status: 415, meaning: 'Body not sent as application/json.' });
-    }
+    if (hasBody) statuses.push({ status: 413, meaning: 'Body larger than 1 MiB.' });
+    if (route.method !== 'GET') statuses.push({ status: 415, meaning: 'Body (or, with a session, the request) not sent as application/json.' });
     if (meta.errors?.[429]) statuses.push({ status: 429, meaning: meta.errors[429] });
     return {
       id: route.procedurePath,
       method: route.method,
       path: route.path,
-      fullPath: API_PREFIX + route.path,
+      fullPath: route.fullPath,
       tag: meta.tag,
       summary: meta.summary,
       access: meta.access,

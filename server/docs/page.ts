@@ -54,7 +54,7 @@ function route(r: DocRoute, baseUrl: string): string {
     ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>schema</th></tr>${r.params.map((p) => `<tr><td><code>${esc(p.name)}</code>${p.required ? ' *' : ''}</td><td>${p.in}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td></tr>`).join('')}</table>`
     : '';
   return `<article id="${anchor(r)}">
-<h3><span class="m ${r.method}">${r.method}</span> /api/v1${esc(r.path)}</h3>
+<h3><span class="m ${r.method}">${r.method}</span> ${esc(r.fullPath)}</h3>
 <p>${esc(r.summary)}</p>
 <table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>
 ${params}

@@ -5,7 +5,7 @@ import { mountAuthRoutes } from './auth-routes.ts';
 import { Reply } from './http.ts';
 import { mountRest } from './rest.ts';
 import { restRoutes, type RestRoute } from './routes.ts';
-import { mountBoard } from './static.ts';
+import { mountRootRedirect } from './static.ts';
 import { mountTrpcHttp } from './trpc-http.ts';
 import { mountWebSocket, type WebSocketEndpoint } from './ws.ts';
 import { createFanout } from '../hub/fanout.ts';
@@ -26,7 +26,7 @@ export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRout
   mountRest(app, deps, routes);
   mountTrpcHttp(app, deps);
   mountAuthRoutes(app, deps);
-  mountBoard(app);
+  mountRootRedirect(app);
   // Anything else, any method: 404 with the one error shape.
   app.any('/*', (res, req) => {
     const path = req.getUrl();

@@ -11,6 +11,14 @@ import type { RestRoute } from './routes.ts';
 
 const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
 const anonymous = { principal: null, failure: null } as const;
+/** Our pages load nothing from elsewhere; the policy makes sure of it. */
+const htmlHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-cache',
+  'content-security-policy': "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+};
 
 /** Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON. */
 export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]): void {
@@ -41,8 +49,8 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   const produces = route.meta.rest!.produces;
   if (produces) {
     const { base64, text } = output as { base64?: string; text?: string };
-    const type = produces.startsWith('text/') ? `${produces}; charset=utf-8` : produces;
-    reply.send(200, { 'content-type': type, 'cache-control': 'public, max-age=300' }, base64 !== undefined ? Buffer.from(base64, 'base64') : text!);
+    const headers = produces === 'text/html' ? htmlHeaders : produces === 'text/plain' ? { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' } : { 'content-type': produces, 'cache-control': 'public, max-age=300' };
+    reply.send(200, headers, base64 !== undefined ? Buffer.from(base64, 'base64') : text!);
     return;
   }
   reply.json(200, output);

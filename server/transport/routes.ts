@@ -6,6 +6,8 @@ export interface RestRoute {
   method: HttpMethod;
   /** Spec style, relative to /api/v1, e.g. `/admin/clock-status/{badge}`. */
   path: string;
+  /** Path as served: under /api/v1, or at the root for `rest.root` routes. */
+  fullPath: string;
   /** uWS patterns, e.g. `/api/v1/admin/clock-status/:badge`, then any root aliases. */
   patterns: string[];
   params: string[];
@@ -33,7 +35,8 @@ export function restRoutes(appRouter: AnyRouter): RestRoute[] {
     seen.add(key);
     routes.push({
       method, path, params, procedurePath, type, meta, procedure,
-      patterns: [API_PREFIX + path, ...(meta.rest.aliases ?? [])].map((p) => p.replace(/\{(\w+)\}/g, ':$1')),
+      fullPath: meta.rest.root ? path : API_PREFIX + path,
+      patterns: [meta.rest.root ? path : API_PREFIX + path, ...(meta.rest.aliases ?? [])].map((p) => p.replace(/\{(\w+)\}/g, ':$1')),
     });
   }
   return routes;

@@ -14,6 +14,7 @@ import { personnelRouter } from '../domains/personnel/router.ts';
 import { accessRouter } from '../domains/access/router.ts';
 import { ranksRouter } from '../domains/ranks/router.ts';
 import { docsRouter } from '../domains/docs/router.ts';
+import { boardRouter } from '../domains/board/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -31,6 +32,7 @@ export const appRouter = router({
   access: accessRouter,
   ranks: ranksRouter,
   docs: docsRouter,
+  board: boardRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

@@ -15,8 +15,9 @@ export interface Meta {
   /**
    * REST binding under /api/v1. `produces`: a non-JSON body (the procedure returns `{contentType, base64}`
    * for images or `{contentType, text}` for text). `aliases`: the same route also at these root paths.
+   * `root`: the path is relative to the server root, not /api/v1 (the board page).
    */
-  rest?: { method: HttpMethod; path: string; produces?: 'image/png' | 'text/html' | 'text/plain'; aliases?: string[] };
+  rest?: { method: HttpMethod; path: string; produces?: 'image/png' | 'text/html' | 'text/plain'; aliases?: string[]; root?: boolean };
   tag: string;
   summary: string;
   access: 'none' | 'member' | 'view' | 'admin';

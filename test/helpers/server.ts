@@ -4,6 +4,7 @@ import { startServer, type RunningServer } from '../../server/main.ts';
 import type { Sql } from '../../server/store/db.ts';
 import type { GuildEvent } from '../../server/hub/topics.ts';
 import { freshDatabase } from './db.ts';
+import { contractViolation } from './contract.ts';
 import { connect } from '../../server/store/db.ts';
 import type { HubOptions } from '../../server/hub/hub.ts';
 
@@ -58,6 +59,8 @@ export interface CallOptions {
   raw?: string | Uint8Array;
   contentType?: string | null;
   headers?: Record<string, string>;
+  /** Skip the OpenAPI contract check (only for requests that are meant to be malformed at the HTTP level). */
+  skipContract?: boolean;
 }
 
 /** One HTTP call to the server; JSON bodies parsed when the response is JSON. */
@@ -74,12 +77,19 @@ export async function call(base: string, method: string, path: string, o: CallOp
   if (body !== undefined || (o.session && method !== 'GET')) {
     if (o.contentType !== null) headers['content-type'] = o.contentType ?? 'application/json';
   }
-  const url = path.startsWith('/api/') || path.startsWith('/auth/') || path.startsWith('/trpc') || path.startsWith('/dispatch') || path === '/' ? base + path : `${base}/api/v1${path}`;
+  const rootPaths = ['/api/', '/auth/', '/trpc', '/dispatch', '/docs', '/llms.txt'];
+  const url = rootPaths.some((p) => path.startsWith(p)) || path === '/' ? base + path : `${base}/api/v1${path}`;
   const res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('application/json')) parsed = JSON.parse(text);
-  return { status: res.status, body: parsed, headers: res.headers, text };
+  const result = { status: res.status, body: parsed, headers: res.headers, text };
+  // Every API test doubles as a contract test: the answer must be one the OpenAPI document promises.
+  if (!o.skipContract) {
+    const violation = await contractViolation(base, method, url, result);
+    if (violation) throw new Error(`contract violation: ${violation}`);
+  }
+  return result;
 }
 
 /** `call` bound to one server. */
