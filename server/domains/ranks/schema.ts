@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { capabilities } from '../../auth/capabilities.ts';
+
+export const RankId = z.string({ error: 'id must be a string' })
+  .regex(/^[A-Za-z0-9_-]{1,32}$/, 'rank id must be 1 to 32 characters of A-Z, a-z, 0-9, _ and -');
+const RankName = z.string({ error: 'name must be a string' }).trim()
+  .min(1, 'name must not be empty').max(64, 'name has at most 64 characters')
+  .describe('Unique in the guild regardless of case.');
+const Position = z.number({ error: 'position must be a whole number' }).int('position must be a whole number')
+  .min(0, 'position is at least 0').max(9999, 'position is at most 9999')
+  .describe('Order of the ranks: higher is a higher rank (a move up is a promotion).');
+const Capability = z.enum(capabilities, {
+  error: (iss) => `unknown capability ${JSON.stringify(iss.input)}; known capabilities: ${capabilities.join(', ')}`,
+});
+const Capabilities = z.array(Capability, { error: 'capabilities must be an array of capability names' })
+  .max(capabilities.length)
+  .refine((list) => new Set(list).size === list.length, 'capabilities must not repeat')
+  .describe(`Rank capabilities: ${capabilities.join(', ')}.`);
+
+export const RankIdParam = z.strictObject({ id: RankId });
+
+export const CreateRank = z.strictObject({
+  id: RankId.optional().describe('Optional; derived from the name when absent (e.g. "Notfallsanitäter" -> "notfallsanitaeter").'),
+  name: RankName,
+  position: Position,
+  capabilities: Capabilities,
+});
+
+const changeable = ['name', 'position', 'capabilities'] as const;
+export const UpdateRank = z.strictObject({
+  id: RankId,
+  name: RankName.optional(),
+  position: Position.optional(),
+  capabilities: Capabilities.optional(),
+}).refine((r) => changeable.some((k) => r[k] !== undefined), `give at least one of ${changeable.join(', ')}`);
+
+export const Rank = z.object({
+  id: z.string(),
+  name: z.string(),
+  position: z.number().int(),
+  capabilities: z.array(z.string()),
+  holders: z.number().int().describe('People who hold the rank.'),
+});
+export const RankList = z.object({ ranks: z.array(Rank).describe('Highest position first.') });
+export const RankDeleted = z.object({ deleted: z.literal(true), id: z.string() });
