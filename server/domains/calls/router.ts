@@ -1,3 +1,87 @@
-import { router } from '../../trpc/init.ts';
+import { z } from 'zod';
+import type { Principal } from '../../auth/principal.ts';
+import { guildProcedure, router } from '../../trpc/init.ts';
+import type { Actor } from '../../store/tx.ts';
+import * as s from './schema.ts';
+import { getCallRateLimit, listOpenCalls, reportCall, resolveCall, setCallRateLimit, takeCall } from './service.ts';
+import type { ActorName } from './store.ts';
+import { IncidentDetail } from '../incidents/schema.ts';
 
-export const callsRouter = router({});
+const TakeResult = z.object({ call: s.Call, incident: IncidentDetail.describe('The incident sheet made of the call.') });
+
+/** Who did it, with the nickname at the time for sessions (shown on calls and incident sheets). */
+export function actorName(ctx: { principal: Principal; actor: Actor }): ActorName {
+  return { kind: ctx.actor.kind, id: ctx.actor.id, name: ctx.principal.kind === 'session' ? ctx.principal.nickname : null };
+}
+
+const tooMany = `Open-call limit: ${s.callLimits.openCalls} calls are open in this guild (re-reports of an open externalId always pass), or the per-key rate limit was hit (with a Retry-After header; see PUT /admin/call-rate-limit). The two are told apart by their message.`;
+
+export const callsRouter = router({
+  report: guildProcedure
+    .meta({
+      rest: { method: 'POST', path: '/integrations/ingame/calls' }, tag: 'Medic und InGame',
+      summary: 'Report a call from the game (emergency call, panic, alarm, tip). A new externalId opens a call; the same externalId on an open call updates it (fields sent replace, fields left out stay) and increments reportCount.',
+      access: 'admin', capability: 'dispatch.manage', scopes: ['calls:call.report'], module: 'dispatch', topics: ['calls', 'overview'],
+      errors: { 429: tooMany },
+    })
+    .input(s.ReportCall).output(s.Call)
+    .mutation(({ ctx, input }) => reportCall(ctx.deps, ctx.guildId, input, ctx.actor)),
+
+  resolve: guildProcedure
+    .meta({
+      rest: { method: 'POST', path: '/integrations/ingame/calls/{externalId}/resolve' }, tag: 'Medic und InGame',
+      summary: 'Resolve the open call with this externalId (for example resolution "reached"); a later report of the id opens a new call.',
+      access: 'admin', capability: 'dispatch.manage', scopes: ['calls:call.report'], module: 'dispatch',
+      audit: 'calls.resolve', topics: ['calls', 'overview'],
+      errors: { 404: 'No open call has this externalId.' },
+    })
+    .input(s.ResolveCall).output(s.Call)
+    .mutation(({ ctx, input }) => resolveCall(ctx.deps, ctx.guildId, input.externalId, input.resolution, ctx.actor)),
+
+  ingameList: guildProcedure
+    .meta({
+      rest: { method: 'GET', path: '/integrations/ingame/calls' }, tag: 'Medic und InGame',
+      summary: 'Open calls of the guild, most urgent first, for game scripts.',
+      access: 'view', capability: 'dispatch.view', scopes: ['calls:read'], module: 'dispatch',
+    })
+    .output(s.CallList)
+    .query(({ ctx }) => listOpenCalls(ctx.deps, ctx.guildId)),
+
+  list: guildProcedure
+    .meta({
+      rest: { method: 'GET', path: '/calls' }, tag: 'Leitstelle',
+      summary: 'Open calls from the game ("Meldungen aus dem Spiel"), most urgent first; the live view is topic calls.',
+      access: 'view', capability: 'dispatch.view', module: 'dispatch',
+    })
+    .output(s.CallList)
+    .query(({ ctx }) => listOpenCalls(ctx.deps, ctx.guildId)),
+
+  take: guildProcedure
+    .meta({
+      rest: { method: 'POST', path: '/calls/{externalId}/take' }, tag: 'Leitstelle',
+      summary: 'Take an open call: it becomes taken and an incident sheet (Einsatzblatt) is created from it and linked, recording who took it and when.',
+      access: 'admin', capability: 'dispatch.manage', module: 'dispatch',
+      audit: 'calls.take', topics: ['calls', 'overview', 'einsatzEntries'],
+      errors: { 404: 'No call with this externalId in this guild.', 409: 'The call was already taken or is resolved.' },
+    })
+    .input(s.TakeCall).output(TakeResult)
+    .mutation(({ ctx, input }) => takeCall(ctx.deps, ctx.guildId, input.externalId, input.keyword, { actor: ctx.actor, by: actorName(ctx) })),
+
+  rateLimit: guildProcedure
+    .meta({
+      rest: { method: 'GET', path: '/admin/call-rate-limit' }, tag: 'Einrichtung',
+      summary: 'The per-key rate limit of call reports (token bucket: perMinute refill, burst capacity).',
+      access: 'admin', capability: 'settings.manage',
+    })
+    .output(s.CallRateLimitOut)
+    .query(({ ctx }) => getCallRateLimit(ctx.deps, ctx.guildId)),
+
+  setRateLimit: guildProcedure
+    .meta({
+      rest: { method: 'PUT', path: '/admin/call-rate-limit' }, tag: 'Einrichtung',
+      summary: 'Set the per-key rate limit of call reports for this guild (default 120 a minute, bursts of 60).',
+      access: 'admin', capability: 'settings.manage', audit: 'calls.rate_limit_set', topics: ['settings'],
+    })
+    .input(s.CallRateLimit).output(s.CallRateLimitOut)
+    .mutation(({ ctx, input }) => setCallRateLimit(ctx.deps, ctx.guildId, input, ctx.actor)),
+});

@@ -1,7 +1,10 @@
 import type { Db } from '../../store/db.ts';
 import type { TopicState } from '../reducers.ts';
+import { liveCall, openCalls } from '../../domains/calls/store.ts';
 
-/** Game calls arrive with the dispatch centre; until then there are none. */
-export async function loadCalls(_db: Db, _guildId: string): Promise<TopicState> {
-  return {};
+/** externalId -> the open call exactly as `GET /calls` lists it, times as epoch ms. */
+export async function loadCalls(db: Db, guildId: string): Promise<TopicState> {
+  const state: TopicState = {};
+  for (const call of await openCalls(db, guildId)) state[call.externalId] = liveCall(call);
+  return state;
 }

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { ActorRef, Keyword, Location, LocationOut, Priority } from '../calls/schema.ts';
+
+const MAX_INT = 2_147_483_647;
+const numberError = 'number must be a whole number from 1';
+
+/** Incident sheet numbers: 1, 2, 3 … per guild; `7` and `"7"` are the same sheet (path parameters are strings). */
+export const IncidentNumber = z
+  .union([z.number({ error: numberError }), z.string().regex(/^[0-9]{1,10}$/, numberError).transform(Number)], { error: numberError })
+  .pipe(z.number().int(numberError).min(1, numberError).max(MAX_INT, 'number is too large'));
+
+const Limit = z
+  .union([z.number(), z.string().regex(/^[0-9]{1,4}$/, 'limit must be a whole number from 1 to 500').transform(Number)], { error: 'limit must be a whole number from 1 to 500' })
+  .pipe(z.number().int('limit must be a whole number from 1 to 500').min(1, 'limit must be a whole number from 1 to 500').max(500, 'limit must be a whole number from 1 to 500'));
+
+export const IncidentState = z.enum(['open', 'closed'], { error: 'state must be open or closed' });
+export const EntryKind = z.enum(['note', 'created', 'updated', 'unit_assigned', 'unit_released', 'closed']);
+
+export const ListIncidents = z.strictObject({
+  state: IncidentState.optional().describe('Only open or only closed sheets; default both.'),
+  limit: Limit.optional().describe('At most this many, newest first; 1 to 500, default 100.'),
+}).optional();
+
+export const NumberParam = z.strictObject({ number: IncidentNumber });
+
+export const CreateIncident = z.strictObject({
+  keyword: Keyword.describe('Einsatzstichwort, at most 120 characters.'),
+  location: Location.optional(),
+  priority: Priority.optional().describe('1 high, 2 normal (default), 3 low.'),
+});
+
+const Version = z.number({ error: 'version must be a whole number' }).int('version must be a whole number').min(1, 'version must be at least 1').max(MAX_INT, 'version is too large');
+
+export const UpdateIncident = z.strictObject({
+  number: IncidentNumber,
+  version: Version.describe('The version you read; a stale one is 409.'),
+  keyword: Keyword.optional(),
+  location: Location.nullable().optional().describe('null clears it.'),
+  priority: Priority.optional(),
+}).refine((b) => b.keyword !== undefined || b.location !== undefined || b.priority !== undefined, 'send at least one of keyword, location, priority');
+
+export const CloseIncident = z.strictObject({
+  number: IncidentNumber,
+  version: Version.optional().describe('When given, a stale version is 409.'),
+});
+
+export const UnitParam = z.strictObject({
+  number: IncidentNumber,
+  callsign: z.string().min(1, 'callsign must not be empty').max(64, 'callsign has at most 64 characters'),
+});
+
+export const AddEntry = z.strictObject({
+  number: IncidentNumber,
+  text: z.string({ error: 'text must be a string' }).min(1, { error: 'text must not be empty', abort: true })
+    .max(1000, 'text has at most 1000 characters').refine((s) => s.trim().length > 0, 'text must not be blank'),
+});
+
+export const IncidentUnit = z.object({ callsign: z.string(), label: z.string(), assignedAt: z.date() });
+
+export const Incident = z.object({
+  number: z.number().int(),
+  keyword: z.string(),
+  location: LocationOut.nullable(),
+  priority: z.number().int(),
+  state: IncidentState,
+  version: z.number().int().describe('Bumps by 1 with every change of keyword, location, priority or state.'),
+  call: z.object({ id: z.string(), externalId: z.string() }).nullable().describe('The game call this sheet was made of.'),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  closedAt: z.date().nullable(),
+  createdBy: ActorRef,
+  units: z.array(IncidentUnit).describe('Assigned units, in order of assignment.'),
+});
+export type IncidentOut = z.infer<typeof Incident>;
+
+export const Entry = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  kind: EntryKind.describe('note: written by a person; the others: changes of the sheet.'),
+  text: z.string(),
+  at: z.date(),
+  by: ActorRef,
+});
+export type EntryOut = z.infer<typeof Entry>;
+
+export const IncidentDetail = Incident.extend({ entries: z.array(Entry).describe('Timeline, oldest first.') });
+export const IncidentList = z.object({ count: z.number().int(), incidents: z.array(Incident) });
