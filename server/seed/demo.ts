@@ -1,6 +1,7 @@
 import type { Sql } from '../store/db.ts';
 import { insertGuild } from '../domains/guilds/store.ts';
 import { insertPerson, insertRank } from '../domains/people/store.ts';
+import { insertUnit } from '../domains/units/store.ts';
 import { createApiKey } from '../domains/apikeys/service.ts';
 import { createLoginLink } from '../auth/login-links.ts';
 import { capabilities } from '../auth/capabilities.ts';
@@ -12,7 +13,7 @@ const ranks = [
   { id: 'praktikant', name: 'Praktikant', position: 1, capabilities: ['timeclock.own.use'] },
   { id: 'rettungssanitaeter', name: 'Rettungssanitäter', position: 2, capabilities: ['timeclock.own.use', 'personal.sheet.view'] },
   { id: 'notfallsanitaeter', name: 'Notfallsanitäter', position: 3, capabilities: ['timeclock.own.use', 'personal.sheet.view', 'documents.letterhead.view'] },
-  { id: 'leitstelle', name: 'Leitstellendisponent', position: 4, capabilities: ['timeclock.own.use', 'timeclock.manage', 'personal.sheet.view', 'stats.leaderboard.view', 'documents.letterhead.view'] },
+  { id: 'leitstelle', name: 'Leitstellendisponent', position: 4, capabilities: ['timeclock.own.use', 'timeclock.manage', 'dispatch.view', 'dispatch.manage', 'personal.sheet.view', 'stats.leaderboard.view', 'documents.letterhead.view'] },
   { id: 'wachleitung', name: 'Wachleitung', position: 5, capabilities: [...capabilities] },
 ];
 
@@ -24,6 +25,13 @@ const people = [
   { userId: '200000000000000005', nickname: 'Paul Wagner', badge: '05', rankId: 'praktikant', isAdmin: false },
 ];
 
+const units = [
+  { callsign: 'RTW-1', label: 'Rettungswagen 1', orgUnit: 'Rettungswache Mitte' },
+  { callsign: 'RTW-2', label: 'Rettungswagen 2', orgUnit: 'Rettungswache Nord' },
+  { callsign: 'NEF-1', label: 'Notarzteinsatzfahrzeug 1', orgUnit: 'Rettungswache Mitte' },
+  { callsign: 'HLF-1', label: 'Hilfeleistungslöschfahrzeug 1', orgUnit: 'Feuerwache 1' },
+];
+
 /**
  * Seeds the demo guild when it does not exist yet. Returns the one-time login link and the
  * unscoped key (shown only now), or null when the guild was already there.
@@ -33,6 +41,7 @@ export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: 
     if (!(await insertGuild(tx, DEMO_GUILD, 'Demo Rettungsdienst'))) return null;
     for (const r of ranks) await insertRank(tx, DEMO_GUILD, r);
     for (const p of people) await insertPerson(tx, DEMO_GUILD, p);
+    for (const u of units) await insertUnit(tx, DEMO_GUILD, { ...u, status: '2' }); // the guild's status catalogue is seeded with it
     const { key } = await createApiKey(tx, DEMO_GUILD, 'demo', null);
     const loginLink = await createLoginLink(tx, publicUrl, DEMO_GUILD, DEMO_ADMIN);
     return { guildId: DEMO_GUILD, loginLink, apiKey: key };

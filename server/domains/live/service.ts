@@ -5,7 +5,7 @@ import type { GuildHub } from '../../hub/guild-hub.ts';
 import { trackedId } from '../../hub/frames.ts';
 import type { Topic } from '../../hub/topics.ts';
 import { prepareResume, watchFrames } from '../../hub/watch.ts';
-import { DEFAULT_ALARM_STATUSES } from '../../hub/state/loaders.ts';
+import { Mailbox } from '../../hub/mailbox.ts';
 
 function aborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -41,43 +41,35 @@ function alarmStateOf(hub: GuildHub, userId: string) {
 /** The caller's `{onDuty, alarms}` now and after every change of either (what an alarm sound listens to). */
 export async function* watchAlarm(deps: Deps, guildId: string, userId: string, signal: AbortSignal | undefined) {
   const hub = await deps.hub.guild(guildId);
-  let state = alarmStateOf(hub, userId);
-  let key = JSON.stringify(state);
-  let changed = true;
-  let wake: (() => void) | null = null;
+  const mailbox = new Mailbox<ReturnType<typeof tracked>>({ latestOnly: true });
+  let key = '';
+  const offer = () => {
+    const state = alarmStateOf(hub, userId);
+    const next = JSON.stringify(state);
+    if (next === key) return;
+    key = next;
+    mailbox.push(tracked(trackedId(hub.epoch, hub.head), state));
+  };
+  offer();
   const off = hub.listen((s) => {
-    if (s.kind === 'event' && !s.event.deltas.onDuty && !s.event.deltas.alarm) return;
-    const next = alarmStateOf(hub, userId);
-    const nextKey = JSON.stringify(next);
-    if (nextKey === key) return;
-    state = next;
-    key = nextKey;
-    changed = true;
-    wake?.();
+    if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm) offer();
   });
-  const onAbort = () => wake?.();
-  signal?.addEventListener('abort', onAbort);
   try {
-    while (!signal?.aborted) {
-      if (changed) {
-        changed = false;
-        yield tracked(trackedId(hub.epoch, hub.head), state);
-        continue;
-      }
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-    }
+    yield* mailbox.drain(signal);
   } finally {
     off();
-    signal?.removeEventListener('abort', onAbort);
   }
 }
 
-/** `GET /me/alarm`: read from PostgreSQL, so it is exact on every node. */
+/**
+ * `GET /me/alarm`: read from PostgreSQL, so it is exact on every node. `alarms`: units whose status
+ * carries `alarm: true` in the guild's catalogue (`GET /admin/statuses`).
+ */
 export async function alarmNow(deps: Deps, guildId: string, userId: string) {
   const [row] = await deps.sql`
     select exists (select 1 from shifts where guild_id = ${guildId} and user_id = ${userId} and clock_out_at is null) as on_duty,
-      coalesce((select array_agg(callsign order by callsign) from units
-        where guild_id = ${guildId} and status = any(${DEFAULT_ALARM_STATUSES})), '{}') as alarms`;
+      coalesce((select array_agg(u.callsign order by u.callsign collate "C") from units u
+        join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status and s.alarm
+        where u.guild_id = ${guildId}), '{}') as alarms`;
   return { onDuty: row.on_duty as boolean, alarms: row.alarms as string[] };
 }

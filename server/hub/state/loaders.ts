@@ -13,7 +13,10 @@ import type { TopicState } from '../reducers.ts';
  * Times are epoch ms.
  */
 
-/** Status codes that raise an alarm until the status catalogue is editable (FMS 0: Notruf). */
+/**
+ * Codes that carry `alarm: true` in the default catalogue (FMS 0: Notruf) that sql/0002 seeds for
+ * every guild. Which statuses alarm is the guild's catalogue's decision (`unit_statuses.alarm`).
+ */
 export const DEFAULT_ALARM_STATUSES = ['0'];
 
 export async function loadOnDuty(db: Db, guildId: string): Promise<TopicState> {
@@ -36,21 +39,23 @@ export async function loadDispatchers(db: Db, guildId: string): Promise<TopicSta
   return state;
 }
 
+/** Units, and the alarm topic: the units whose status carries `alarm: true` in the guild's catalogue. */
 export async function loadUnits(db: Db, guildId: string): Promise<{ units: TopicState; alarm: TopicState }> {
   const rows = await db`
-    select u.callsign, u.label, u.org_unit, u.status, u.status_since,
-      coalesce(json_agg(json_build_object('id', m.user_id, 'nickname', p.nickname) order by m.since)
+    select u.callsign, u.label, u.org_unit, u.status, u.status_since, coalesce(s.alarm, false) as alarm,
+      coalesce(json_agg(json_build_object('id', m.user_id, 'nickname', p.nickname) order by m.since, m.user_id)
         filter (where m.user_id is not null), '[]') as members
     from units u
+    left join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status
     left join unit_members m on m.guild_id = u.guild_id and m.unit_id = u.id
     left join people p on p.guild_id = m.guild_id and p.user_id = m.user_id
-    where u.guild_id = ${guildId} group by u.guild_id, u.id`;
+    where u.guild_id = ${guildId} group by u.guild_id, u.id, s.alarm`;
   const units: TopicState = {};
   const alarm: TopicState = {};
   for (const r of rows) {
     const since = r.status_since.getTime();
     units[r.callsign] = { callsign: r.callsign, label: r.label, orgUnit: r.org_unit, status: r.status, since, members: r.members };
-    if (DEFAULT_ALARM_STATUSES.includes(r.status)) alarm[r.callsign] = { callsign: r.callsign, status: r.status, since };
+    if (r.alarm) alarm[r.callsign] = { callsign: r.callsign, status: r.status, since };
   }
   return { units, alarm };
 }

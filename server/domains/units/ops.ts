@@ -1,0 +1,56 @@
+import type { Tx } from '../../store/tx.ts';
+import type { MemberRow, UnitRow } from './store.ts';
+
+/**
+ * Topic ops of unit writes, in the state shapes of hub/state/loaders.ts (times epoch ms):
+ * units: callsign -> { callsign, label, orgUnit, status, since, members: [{ id, nickname }] }
+ * alarm: callsign -> { callsign, status, since } while the unit's status carries alarm: true.
+ * `overview.units` and `overview.alarms` count those two maps.
+ */
+export function unitValue(u: UnitRow, members: MemberRow[]) {
+  return {
+    callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, status: u.status, since: u.since.getTime(),
+    members: members.map((m) => ({ id: m.userId, nickname: m.nickname })),
+  };
+}
+
+export function emitUnitAdded(tx: Tx, u: UnitRow, alarm: boolean) {
+  tx.emit('units', { op: 'upsert', key: u.callsign, value: unitValue(u, []) });
+  tx.emit('overview', { op: 'add', field: 'units', by: 1 });
+  if (alarm) emitAlarmEntered(tx, u.callsign, u.status, u.since.getTime());
+}
+
+export function emitUnitRemoved(tx: Tx, callsign: string, alarm: boolean) {
+  tx.emit('units', { op: 'remove', key: callsign });
+  tx.emit('overview', { op: 'add', field: 'units', by: -1 });
+  if (alarm) emitAlarmLeft(tx, callsign);
+}
+
+export function emitMembers(tx: Tx, callsign: string, members: MemberRow[]) {
+  tx.emit('units', { op: 'patch', key: callsign, value: { members: members.map((m) => ({ id: m.userId, nickname: m.nickname })) } });
+}
+
+export function emitMemberLeft(tx: Tx, callsign: string, userId: string) {
+  tx.emit('units', { op: 'unlink', key: callsign, field: 'members', id: userId });
+}
+
+/** A unit's status changed from one with alarm flag `was` to one with `is`. */
+export function emitStatus(tx: Tx, callsign: string, status: string, since: number, was: boolean, is: boolean) {
+  tx.emit('units', { op: 'patch', key: callsign, value: { status, since } });
+  if (is) {
+    tx.emit('alarm', { op: 'upsert', key: callsign, value: { callsign, status, since } });
+    if (!was) tx.emit('overview', { op: 'add', field: 'alarms', by: 1 });
+  } else if (was) {
+    emitAlarmLeft(tx, callsign);
+  }
+}
+
+export function emitAlarmEntered(tx: Tx, callsign: string, status: string, since: number) {
+  tx.emit('alarm', { op: 'upsert', key: callsign, value: { callsign, status, since } });
+  tx.emit('overview', { op: 'add', field: 'alarms', by: 1 });
+}
+
+export function emitAlarmLeft(tx: Tx, callsign: string) {
+  tx.emit('alarm', { op: 'remove', key: callsign });
+  tx.emit('overview', { op: 'add', field: 'alarms', by: -1 });
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { Badge } from '../../core/badge.ts';
+
+/** 1–24 characters: letters, digits, space, `.`, `_`, `/`, `-`; no space at either end. Unique per guild, case-insensitive. */
+export const Callsign = z.string()
+  .regex(/^[A-Za-z0-9._/-](?:[A-Za-z0-9 ._/-]{0,22}[A-Za-z0-9._/-])?$/, 'callsign must be 1 to 24 characters: letters, digits, space . _ / - (no space at either end)');
+
+/** A status code: 1–4 letters or digits. Game scripts may send the FMS digit as a number. */
+export const StatusCode = z.union([
+  z.string().regex(/^[0-9A-Za-z]{1,4}$/, 'status must be a code of 1 to 4 letters or digits'),
+  z.number().int('status must be a whole number').min(0, 'status must not be negative').max(9999, 'status has at most 4 digits').transform(String),
+], { error: 'status must be a status code (string, or a number)' });
+
+/** Discord-style user id as the people table stores it. */
+export const UserId = z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'userId must be 1 to 64 letters, digits, _ or -');
+
+const Label = (what: string, max: number) => z.string().trim().max(max, `${what} has at most ${max} characters`);
+
+// ---- status catalogue -------------------------------------------------------------------------
+
+export const Status = z.object({
+  code: z.string(),
+  label: z.string(),
+  color: z.string().describe('#rrggbb'),
+  alarm: z.boolean().describe('Units in this status are alarmed: listed in GET /me/alarm and the alarm topic.'),
+  position: z.number().int(),
+});
+export const StatusList = z.object({ statuses: z.array(Status) });
+
+export const StatusCodeParam = z.strictObject({ code: StatusCode });
+export const PutStatus = z.strictObject({
+  code: StatusCode,
+  label: Label('label', 40).min(1, 'label must not be empty'),
+  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'color must be #rrggbb').transform((c) => c.toLowerCase()),
+  alarm: z.boolean(),
+  position: z.number().int().min(0, 'position must be 0 to 999').max(999, 'position must be 0 to 999').optional()
+    .describe('Sort position; new codes go last when omitted, existing ones keep theirs.'),
+});
+export const StatusDeleted = z.object({ deleted: z.literal(true), code: z.string() });
+
+// ---- units -------------------------------------------------------------------------------------
+
+export const Member = z.object({ userId: z.string(), nickname: z.string(), since: z.date() });
+export const Unit = z.object({
+  callsign: z.string(),
+  label: z.string(),
+  orgUnit: z.string().describe('Organisation unit, e.g. the station or service.'),
+  status: z.string().describe('Code from GET /admin/statuses.'),
+  statusLabel: z.string().nullable(),
+  alarm: z.boolean().describe('Whether the current status carries alarm: true.'),
+  since: z.date().describe('When the current status was set.'),
+  members: z.array(Member),
+});
+export const UnitList = z.object({ units: z.array(Unit) });
+
+export const CallsignParam = z.strictObject({ callsign: Callsign });
+export const CreateUnit = z.strictObject({
+  callsign: Callsign,
+  label: Label('label', 60).optional(),
+  orgUnit: Label('orgUnit', 60).optional(),
+});
+export const PatchUnit = z.strictObject({
+  callsign: Callsign,
+  newCallsign: Callsign.optional().describe('Renames the unit; only while nobody occupies it.'),
+  label: Label('label', 60).optional(),
+  orgUnit: Label('orgUnit', 60).optional(),
+}).refine((p) => p.newCallsign !== undefined || p.label !== undefined || p.orgUnit !== undefined, 'give at least one of newCallsign, label, orgUnit');
+export const UnitDeleted = z.object({ deleted: z.literal(true), callsign: z.string() });
+
+export const JoinUnit = z.strictObject({ callsign: Callsign });
+export const MemberParams = z.strictObject({ callsign: Callsign, userId: UserId });
+export const Membership = z.object({
+  userId: z.string(),
+  callsign: z.string().nullable().describe('The unit the person is in now; null after leaving.'),
+  left: z.string().nullable().describe('The unit the person left by this call, if any.'),
+});
+/** `DELETE /me/unit` takes nothing, or an empty object. */
+export const LeaveUnit = z.strictObject({}).optional();
+
+// ---- statuses of units -------------------------------------------------------------------------
+
+export const SetUnitStatus = z.strictObject({ callsign: Callsign, status: StatusCode });
+export const SelfUnitStatus = z.strictObject({ callsign: Callsign, status: StatusCode });
+export const GameUnitStatus = z.strictObject({ badge: Badge, status: StatusCode });
+export const UnitStatusResult = z.object({
+  callsign: z.string(),
+  status: z.string(),
+  statusLabel: z.string(),
+  alarm: z.boolean(),
+  previous: z.string().describe('The status before this change.'),
+  since: z.date(),
+});
