@@ -6,9 +6,13 @@ export const callLimits = {
   locationText: 200, street: 120, postal: 20, coordinate: 100_000, openCalls: 200,
 } as const;
 
-const notBlank = (s: string) => s.trim().length > 0;
-const text = (max: number, what: string) => z.string({ error: `${what} must be a string` })
-  .min(1, { error: `${what} must not be empty`, abort: true }).max(max, `${what} has at most ${max} characters`).refine(notBlank, `${what} must not be blank`);
+const notBlank = (s: string) => s.length === 0 || s.trim().length > 0; // empty has its own message
+/** A string PostgreSQL can store: no NUL characters (they would otherwise fail in the database, not here). */
+export const plain = (what: string) => z.string({ error: `${what} must be a string` })
+  .refine((s) => !s.includes('\u0000'), `${what} must not contain NUL characters`);
+/** Free text of 1..max characters with something other than white space. */
+export const text = (max: number, what: string) => plain(what)
+  .min(1, `${what} must not be empty`).max(max, `${what} has at most ${max} characters`).refine(notBlank, `${what} must not be blank`);
 
 export const ExternalId = z.string({ error: 'externalId must be a string' })
   .min(1, 'externalId must not be empty')
@@ -40,8 +44,8 @@ export const Location = z.union([text(callLimits.locationText, 'location'), Loca
 }).describe(`Text (at most ${callLimits.locationText}), or {x, y (game coordinates, both or neither, within ±${callLimits.coordinate}), street (≤ ${callLimits.street}), postal (≤ ${callLimits.postal}), text (≤ ${callLimits.locationText})}.`);
 
 const Caller = z.strictObject({
-  name: z.string({ error: 'caller.name must be a string' }).max(callLimits.callerName, `caller name has at most ${callLimits.callerName} characters`).optional(),
-  phone: z.string({ error: 'caller.phone must be a string' }).max(callLimits.callerPhone, `caller phone has at most ${callLimits.callerPhone} characters`).optional(),
+  name: plain('caller name').max(callLimits.callerName, `caller name has at most ${callLimits.callerName} characters`).optional(),
+  phone: plain('caller phone').max(callLimits.callerPhone, `caller phone has at most ${callLimits.callerPhone} characters`).optional(),
 });
 
 export const ReportCall = z.strictObject({
@@ -50,7 +54,7 @@ export const ReportCall = z.strictObject({
   kind: CallKind.optional().describe('Default notruf.'),
   priority: Priority.optional().describe('1 high, 2 normal, 3 low. Default 2, or 1 for kind panik.'),
   title: text(callLimits.title, 'title'),
-  message: z.string({ error: 'message must be a string' }).max(callLimits.message, `message has at most ${callLimits.message} characters`).optional(),
+  message: plain('message').max(callLimits.message, `message has at most ${callLimits.message} characters`).optional(),
   location: Location.optional(),
   caller: Caller.optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ActorRef, Keyword, Location, LocationOut, Priority } from '../calls/schema.ts';
+import { ActorRef, Keyword, Location, LocationOut, plain, Priority, text } from '../calls/schema.ts';
 
 const MAX_INT = 2_147_483_647;
 const numberError = 'number must be a whole number from 1';
@@ -46,13 +46,12 @@ export const CloseIncident = z.strictObject({
 
 export const UnitParam = z.strictObject({
   number: IncidentNumber,
-  callsign: z.string().min(1, 'callsign must not be empty').max(64, 'callsign has at most 64 characters'),
+  callsign: plain('callsign').min(1, 'callsign must not be empty').max(64, 'callsign has at most 64 characters'),
 });
 
 export const AddEntry = z.strictObject({
   number: IncidentNumber,
-  text: z.string({ error: 'text must be a string' }).min(1, { error: 'text must not be empty', abort: true })
-    .max(1000, 'text has at most 1000 characters').refine((s) => s.trim().length > 0, 'text must not be blank'),
+  text: text(1000, 'text'),
 });
 
 export const IncidentUnit = z.object({ callsign: z.string(), label: z.string(), assignedAt: z.date() });
