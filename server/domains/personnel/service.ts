@@ -126,6 +126,7 @@ export async function updatePerson(
 ) {
   if (input.isAdmin !== undefined && !caller.admin) throw new AppError('FORBIDDEN', 'only guild admins may set isAdmin');
   const outcome = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+    const admins = input.isAdmin === false ? await store.lockAdmins(tx.sql, guildId) : [];
     const before = await store.lockPerson(tx.sql, guildId, who);
     if (!before) throw 'userId' in who ? noPerson(who.userId) : noBadge(who.badge);
     const changes: store.PersonChanges = {};
@@ -144,7 +145,7 @@ export async function updatePerson(
       checkGrant(caller, previous?.capabilities ?? [], `rank ${previous?.name}`);
       checkGrant(caller, rank?.capabilities ?? [], `rank ${rank?.name}`);
     }
-    if (changes.isAdmin === false && (await store.otherAdmins(tx.sql, guildId, before.userId)) === 0) {
+    if (changes.isAdmin === false && admins.every((id) => id === before.userId)) {
       throw new AppError('CONFLICT', `${before.nickname} is the guild's last admin; make someone else admin first`);
     }
     if (Object.keys(changes).length === 0) return { before, after: before, changed: false };

@@ -70,10 +70,13 @@ export async function updatePerson(db: Db, guildId: string, userId: string, c: P
     where guild_id = ${guildId} and user_id = ${userId}`;
 }
 
-/** Other admins of the guild, locked: two admins cannot take each other's flag at once. */
-export async function otherAdmins(db: Db, guildId: string, userId: string): Promise<number> {
-  const rows = await db`select user_id from people where guild_id = ${guildId} and is_admin for update`;
-  return rows.filter((r) => r.user_id !== userId).length;
+/**
+ * The guild's admins, locked in user-id order: taking an admin flag locks this set before the
+ * person's row, so two admins taking each other's flag at once queue up instead of deadlocking.
+ */
+export async function lockAdmins(db: Db, guildId: string): Promise<string[]> {
+  const rows = await db`select user_id from people where guild_id = ${guildId} and is_admin order by user_id for update`;
+  return rows.map((r) => r.user_id as string);
 }
 
 export interface RankRef { id: string; name: string; position: number; capabilities: string[] }
