@@ -71,6 +71,9 @@ t.test('create: every validation boundary', async (t) => {
   await bad({ userId: 'n0', nickname: '' }, 'empty nickname', /nickname/);
   await bad({ userId: 'n0', nickname: '   ' }, 'blank nickname', /nickname/);
   await bad({ userId: 'n0', nickname: 5 }, 'numeric nickname', /nickname/);
+  await bad({ userId: 'n0', nickname: 'a\u0000b' }, 'NUL in nickname', /NUL/);
+  await bad({ userId: 'n0', nickname: 'n', orgUnit: '\u0000' }, 'NUL in orgUnit', /NUL/);
+  await bad({ userId: 'n0', nickname: 'n', rank: 'cr\u0000ew' }, 'NUL in rank', /NUL/);
   await bad({ userId: 'n0' }, 'missing nickname', /nickname/);
   await bad({ nickname: 'x' }, 'missing userId', /userId/);
 
@@ -135,6 +138,7 @@ t.test('PATCH refuses empty, unknown, server-owned and path-repeating fields', a
     assertError(t, await api('PATCH', '/personnel/p1', { key, body: { [field]: 'x' } }), 400, field, new RegExp(`unknown field ${field}`));
   }
   assertError(t, await api('PATCH', '/personnel/p1', { key, body: { nickname: 'n'.repeat(65) } }), 400, 'nickname of 65');
+  assertError(t, await api('PATCH', '/personnel/p1', { key, body: { nickname: '\u0000' } }), 400, 'NUL nickname', /NUL/);
   t.equal((await api('PATCH', '/personnel/p1', { key, body: { nickname: 'n'.repeat(64) } })).status, 200, 'nickname of 64');
   assertError(t, await api('PATCH', '/personnel/nobody', { key, body: { nickname: 'x' } }), 404, 'unknown person');
   assertError(t, await api('PATCH', '/personnel/p1', { key, body: { rank: 'ghost' } }), 404, 'unknown rank', /ghost/);
@@ -230,6 +234,7 @@ t.test('history: add entries, boundaries, kinds the server owns, paging', async 
   t.equal((await add({ kind: 'training', text: 'w'.repeat(999) })).status, 200, 'text of 999');
   assertError(t, await add({ kind: 'note', text: 'w'.repeat(1001) }), 400, 'text of 1001', /1000/);
   assertError(t, await add({ kind: 'note', text: '' }), 400, 'empty text');
+  assertError(t, await add({ kind: 'note', text: 'a\u0000' }), 400, 'NUL in text', /NUL/);
   assertError(t, await add({ kind: 'note', text: '   ' }), 400, 'blank text');
   assertError(t, await add({ kind: 'note' }), 400, 'missing text');
   assertError(t, await add({ text: 'x' }), 400, 'missing kind');

@@ -70,6 +70,7 @@ t.test('POST /admin/ranks: validation boundaries', async (t) => {
   t.equal((await post({ ...base, name: 'n'.repeat(64) })).status, 200, 'name of 64');
   assertError(t, await post({ ...base, name: 'm'.repeat(65) }), 400, 'name of 65', /64/);
   assertError(t, await post({ ...base, name: '' }), 400, 'empty name');
+  assertError(t, await post({ ...base, name: 'Nu\u0000l' }), 400, 'NUL in name', /NUL/);
   assertError(t, await post({ ...base, name: '  ' }), 400, 'blank name');
   assertError(t, await post({ position: 1, capabilities: [] }), 400, 'missing name');
 
