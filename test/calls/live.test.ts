@@ -98,7 +98,13 @@ t.test('every incident sheet write reaches the board as einsatzEntries notices',
     await board.until(() => received().length === expected);
     const [incidentOp, entryOp] = received().slice(-2);
     t.match(incidentOp, { op: 'incident', change, number: 2, incident: { number: 2, version: res.body.version, state: res.body.state } });
-    t.same(incidentOp.incident.units.map((u: any) => u.callsign), res.body.units.map((u: any) => u.callsign), 'units as the API answered');
+    const { entries: _entries, ...sheet } = res.body;
+    const ms = (v: string | null) => (v === null ? null : Date.parse(v));
+    t.same(incidentOp.incident, {
+      ...sheet, createdAt: ms(sheet.createdAt), updatedAt: ms(sheet.updatedAt), closedAt: ms(sheet.closedAt),
+      units: sheet.units.map((u: any) => ({ ...u, assignedAt: ms(u.assignedAt) })),
+    }, 'the sheet as the API answered, without its timeline, times as epoch ms');
+    t.same(entryOp.entry, { ...res.body.entries.at(-1), at: ms(res.body.entries.at(-1).at) }, 'the new entry as the API answered');
     t.match(entryOp, { op: 'entry', number: 2, entry: { kind: change, id: res.body.entries.at(-1).id } });
   }
   const noteBoard = openBoard(server.url, { apiKey: key, topics: ['einsatzEntries'] });

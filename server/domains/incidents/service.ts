@@ -9,12 +9,12 @@ type Change = 'created' | 'updated' | 'unit_assigned' | 'unit_released' | 'close
 interface Who { actor: Actor; by: ActorName }
 
 // `einsatzEntries` is a notice topic (no hub state): its ops are `incident` (the sheet after a
-// change, with what changed) and `entry` (a new timeline entry). Times are epoch ms.
+// change, without its timeline, with what changed) and `entry` (a new timeline entry). Times are epoch ms.
 function liveIncident(i: IncidentOut) {
   return {
-    ...i,
-    createdAt: i.createdAt.getTime(), updatedAt: i.updatedAt.getTime(), closedAt: i.closedAt?.getTime() ?? null,
-    units: i.units.map((u) => ({ ...u, assignedAt: u.assignedAt.getTime() })),
+    number: i.number, keyword: i.keyword, location: i.location, priority: i.priority, state: i.state, version: i.version,
+    call: i.call, createdAt: i.createdAt.getTime(), updatedAt: i.updatedAt.getTime(), closedAt: i.closedAt?.getTime() ?? null,
+    createdBy: i.createdBy, units: i.units.map((u) => ({ ...u, assignedAt: u.assignedAt.getTime() })),
   };
 }
 
@@ -33,7 +33,7 @@ async function recordChange(tx: Tx, number: number, change: Change, text: string
   const sheet = await detail(tx, number);
   tx.emit('einsatzEntries', { op: 'incident', change, number, incident: liveIncident(sheet) });
   tx.emit('einsatzEntries', { op: 'entry', number, entry: liveEntry(entry) });
-  return { ...sheet, entries: sheet.entries };
+  return sheet;
 }
 
 /** Opens a new sheet inside `tx` (manual creation, or a dispatcher taking a game call). */
