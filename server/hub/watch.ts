@@ -1,6 +1,6 @@
 import { tracked } from '@trpc/server';
-import { AppError } from '../core/errors.ts';
 import type { GuildHub } from './guild-hub.ts';
+import { Mailbox } from './mailbox.ts';
 import { deltaFor, parseTrackedId, snapshotFor, trackedId, type LiveFrame } from './frames.ts';
 import type { Topic } from './topics.ts';
 
@@ -43,37 +43,22 @@ const MAX_QUEUED = 5_000;
 
 /**
  * The portable path (tRPC's stock adapters, tests): frames yielded one by one, serialized per
- * subscriber. Slow consumers are bounded: past MAX_QUEUED frames the subscription fails with a
- * retryable error and the client resumes from its last id.
+ * subscriber, bounded by a mailbox of MAX_QUEUED frames.
  */
 export async function* watchFrames(hub: GuildHub, topics: readonly Topic[], lastEventId: string | null | undefined, signal: AbortSignal | undefined) {
-  const queue: LiveFrame[] = resumeFrames(hub, topics, lastEventId);
-  let lastRelevant = queue.length ? queue[queue.length - 1].seq : Math.max(parseTrackedId(lastEventId)?.seq ?? 0, lastRelevantSeq(hub, topics));
-  let wake: (() => void) | null = null;
-  let overflow = false;
+  const mailbox = new Mailbox<LiveFrame>({ max: MAX_QUEUED });
+  const initial = resumeFrames(hub, topics, lastEventId);
+  for (const f of initial) mailbox.push(f);
+  let lastRelevant = initial.length ? initial[initial.length - 1].seq : Math.max(parseTrackedId(lastEventId)?.seq ?? 0, lastRelevantSeq(hub, topics));
   const off = hub.listen((s) => {
     const f = s.kind === 'reset' ? snapshotFor(hub.states, topics, hub.head) : deltaFor(s.event, topics, lastRelevant);
     if (!f) return;
     lastRelevant = f.seq;
-    if (queue.length >= MAX_QUEUED) overflow = true;
-    else queue.push(f);
-    wake?.();
+    mailbox.push(f);
   });
-  const onAbort = () => wake?.();
-  signal?.addEventListener('abort', onAbort);
   try {
-    while (!signal?.aborted) {
-      if (overflow) throw new AppError('INTERNAL_SERVER_ERROR', 'subscriber too slow; resume from the last event id');
-      const f = queue.shift();
-      if (f) {
-        yield tracked(trackedId(hub.epoch, f.seq), f);
-        continue;
-      }
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-    }
+    for await (const f of mailbox.drain(signal)) yield tracked(trackedId(hub.epoch, f.seq), f);
   } finally {
     off();
-    signal?.removeEventListener('abort', onAbort);
   }
 }

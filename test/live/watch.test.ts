@@ -62,3 +62,22 @@ async function waitFor(pred: () => boolean, ms = 5000) {
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+t.test('without the uWS socket (stock adapters) the same procedure yields the same tracked frames', async (t) => {
+  const { createCallerFactory } = await import('../../server/trpc/init.ts');
+  const { appRouter } = await import('../../server/trpc/app-router.ts');
+  const { createContext } = await import('../../server/trpc/context.ts');
+  const ctx = await createContext(server.deps, { authorization: `Bearer ${key}` }, { crossSite: false, jsonBody: true });
+  const abort = new AbortController();
+  const caller = createCallerFactory(appRouter)(ctx, { signal: abort.signal });
+  const iterable = await caller.live.watch({ topics: ['onDuty'] });
+  const it = (iterable as AsyncIterable<any>)[Symbol.asyncIterator]();
+  const first = (await it.next()).value;
+  t.match(first, [/^[A-Za-z0-9]+\.\d+$/, { kind: 'snapshot' }], 'a tracked snapshot first');
+  await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
+  const second = (await it.next()).value;
+  t.match(second[1], { kind: 'delta', prev: first[1].seq, topics: { onDuty: [{ op: 'upsert', key: 'u1' }] } });
+  abort.abort();
+  t.same(await it.next(), { done: true, value: undefined }, 'ends when aborted');
+  await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });
+});

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Actor, type Tx } from '../../store/tx.ts';
 import * as store from './store.ts';
 
-type Who = { badge: string } | { userId: string };
+type Who = store.Who;
 /** Self routes write audit rows; the badge routes of game scripts and tools do not (spec §3). */
 type Audit = { actor: Actor; audited: boolean };
 

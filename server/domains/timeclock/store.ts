@@ -1,20 +1,25 @@
 import type { Db } from '../../store/db.ts';
 
 export interface PersonRef { userId: string; nickname: string; badge: string | null; rank: string | null }
+export type Who = { badge: string } | { userId: string };
+
+/** `p`: the person addressed by badge or user id, with their rank name — the first CTE of the shift statements. */
+function person(db: Db, guildId: string, who: Who) {
+  const match = 'badge' in who ? db`p.badge = ${who.badge}` : db`p.user_id = ${who.userId}`;
+  return db`p as (
+    select p.user_id, p.nickname, p.badge, r.name as rank from people p
+    left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
+    where p.guild_id = ${guildId} and ${match}
+  )`;
+}
 
 /**
  * Opens a shift for the person with `badge` (or `userId`) in one statement.
  * `person` null: nobody matches; `clockInAt` null: already on duty (the partial unique index decided).
  */
-export async function openShift(db: Db, guildId: string, who: { badge: string } | { userId: string }) {
-  const badge = 'badge' in who ? who.badge : null;
-  const userId = 'userId' in who ? who.userId : null;
+export async function openShift(db: Db, guildId: string, who: Who) {
   const [row] = await db`
-    with p as (
-      select p.user_id, p.nickname, p.badge, r.name as rank from people p
-      left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
-      where p.guild_id = ${guildId} and (p.badge = ${badge} or p.user_id = ${userId})
-    ), opened as (
+    with ${person(db, guildId, who)}, opened as (
       insert into shifts (guild_id, user_id) select ${guildId}, user_id from p
       on conflict (guild_id, user_id) where clock_out_at is null do nothing
       returning clock_in_at
@@ -28,15 +33,9 @@ export async function openShift(db: Db, guildId: string, who: { badge: string } 
  * Closes the open shift and, in the same statement, frees the person's dispatcher slots and unit
  * seats. `shift` null: not on duty (then nothing else was changed either).
  */
-export async function closeShift(db: Db, guildId: string, who: { badge: string } | { userId: string }) {
-  const badge = 'badge' in who ? who.badge : null;
-  const userId = 'userId' in who ? who.userId : null;
+export async function closeShift(db: Db, guildId: string, who: Who) {
   const [row] = await db`
-    with p as (
-      select p.user_id, p.nickname, p.badge, r.name as rank from people p
-      left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
-      where p.guild_id = ${guildId} and (p.badge = ${badge} or p.user_id = ${userId})
-    ), closed as (
+    with ${person(db, guildId, who)}, closed as (
       update shifts s set clock_out_at = now(), status = 'CLOSED' from p
       where s.guild_id = ${guildId} and s.user_id = p.user_id and s.clock_out_at is null
       returning s.clock_in_at, s.clock_out_at
