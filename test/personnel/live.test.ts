@@ -13,16 +13,18 @@ await seedGuild(server.sql, G, [
   { userId: 'u1', nickname: 'Ada', badge: '1', rank: 'crew' },
   { userId: 'u2', nickname: 'Bo', badge: '2', rank: 'crew' },
   { userId: 'u3', nickname: 'Cy', badge: '3', rank: 'crew' },
+  { userId: 'u4', nickname: 'Di', badge: '4', rank: 'crew' },
 ]);
 const key = await unscopedKey(server.sql, G);
 const rankKey = await scopedKey(server.sql, G, ['ranks:personal.ranks_set']);
 
-// u1 and u2 on duty; u1 holds dispatcher slot 1; both sit in RTW-1; u3 is off duty.
+// u1 and u2 on duty; u1 holds dispatcher slot 1; both sit in RTW-1; u3 is off duty on stand-by; u4 off duty.
 await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
 await api('POST', '/admin/clock-in', { key, body: { badge: 2 } });
 await server.sql`insert into dispatcher_slots (guild_id, slot, user_id) values (${G}, 1, 'u1')`;
 const [unit] = await server.sql`insert into units (guild_id, callsign, label) values (${G}, 'RTW-1', 'Rettungswagen 1') returning id`;
 await server.sql`insert into unit_members (guild_id, unit_id, user_id) values (${G}, ${unit.id}, 'u1'), (${G}, ${unit.id}, 'u2')`;
+await server.sql`insert into standby (guild_id, user_id) values (${G}, 'u3')`;
 
 const topics = ['onDuty', 'dispatchers', 'units', 'standby', 'access'] as const;
 const board = openBoard(server.url, { apiKey: key, topics: [...topics] });
@@ -76,6 +78,13 @@ t.test('the game sets a rank: onDuty patch and access notice', async (t) => {
   t.same(held(), await fresh(), 'board == snapshot');
 });
 
+t.test('a person on stand-by (off duty) gets a standby patch only', async (t) => {
+  await api('PATCH', '/personnel/u3', { key, body: { nickname: 'Cyrus' } });
+  await board.until(() => (board.state.topics.standby as any).u3.nickname === 'Cyrus');
+  t.same((board.frames.at(-1) as any).topics, { standby: [{ op: 'patch', key: 'u3', value: { nickname: 'Cyrus' } }] });
+  t.same(held(), await fresh(), 'board == snapshot');
+});
+
 t.test('an admin flag change notices access only', async (t) => {
   const before = server.events.length;
   await api('PATCH', '/personnel/u3', { key, body: { isAdmin: true } });
@@ -87,7 +96,8 @@ t.test('an admin flag change notices access only', async (t) => {
 
 t.test('writes that change nothing a board shows emit nothing', async (t) => {
   const before = server.events.length;
-  t.equal((await api('PATCH', '/personnel/u3', { key, body: { nickname: 'Cyrus', badge: 33 } })).status, 200, 'off duty, in no slot or unit');
+  t.equal((await api('PATCH', '/personnel/u4', { key, body: { nickname: 'Dina', badge: 44 } })).status, 200, 'off duty, in no slot, unit or roster');
+  t.equal((await api('PATCH', '/personnel/u3', { key, body: { badge: 33 } })).status, 200, 'stand-by shows no badge');
   t.equal((await api('PATCH', '/personnel/u1', { key, body: { orgUnit: 'Wache 1' } })).status, 200, 'orgUnit is not on the board');
   t.equal((await api('PATCH', '/personnel/u1', { key, body: { nickname: 'Ada Lovelace' } })).status, 200, 'the same nickname');
   t.equal((await api('POST', '/personnel/u1/history', { key, body: { kind: 'note', text: 'x' } })).status, 200, 'a history note');
