@@ -3,12 +3,15 @@ import { insertPerson, insertRank } from '../../server/domains/people/store.ts';
 import { loadGuildSnapshot } from '../../server/hub/snapshot.ts';
 import { seedGuild, signIn, type PersonSpec } from '../helpers/fixtures.ts';
 
+/** Like the fixtures' PersonSpec; badges may be numbers. */
+export type WorldPerson = Omit<PersonSpec, 'badge'> & { badge?: string | number | null };
+
 /**
  * A guild for the dispatch-centre tests: the fixture ranks (crew, dispatch, none) plus
  * `leit` (dispatch.view, dispatch.manage, units.manage, timeclock.own.use), `viewer` (dispatch.view)
  * and `setup` (settings.manage).
  */
-export async function seedWorld(sql: Sql, guildId: string, people: PersonSpec[]): Promise<void> {
+export async function seedWorld(sql: Sql, guildId: string, people: WorldPerson[]): Promise<void> {
   await seedGuild(sql, guildId, []);
   await insertRank(sql, guildId, { id: 'leit', name: 'Leitstelle', position: 3, capabilities: ['timeclock.own.use', 'dispatch.view', 'dispatch.manage', 'units.manage'] });
   await insertRank(sql, guildId, { id: 'viewer', name: 'Viewer', position: 4, capabilities: ['dispatch.view'] });
