@@ -5,6 +5,7 @@ import type { GuildHub } from '../../hub/guild-hub.ts';
 import { trackedId } from '../../hub/frames.ts';
 import type { Topic } from '../../hub/topics.ts';
 import { prepareResume, watchFrames } from '../../hub/watch.ts';
+import { Mailbox } from '../../hub/mailbox.ts';
 
 function aborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -40,35 +41,23 @@ function alarmStateOf(hub: GuildHub, userId: string) {
 /** The caller's `{onDuty, alarms}` now and after every change of either (what an alarm sound listens to). */
 export async function* watchAlarm(deps: Deps, guildId: string, userId: string, signal: AbortSignal | undefined) {
   const hub = await deps.hub.guild(guildId);
-  let state = alarmStateOf(hub, userId);
-  let key = JSON.stringify(state);
-  let changed = true;
-  let wake: (() => void) | null = null;
+  const mailbox = new Mailbox<ReturnType<typeof tracked<{ onDuty: boolean; alarms: string[] }>>>({ latestOnly: true });
+  let key = '';
+  const offer = () => {
+    const state = alarmStateOf(hub, userId);
+    const next = JSON.stringify(state);
+    if (next === key) return;
+    key = next;
+    mailbox.push(tracked(trackedId(hub.epoch, hub.head), state));
+  };
+  offer();
   const off = hub.listen((s) => {
-    if (s.kind === 'event' && !s.event.deltas.onDuty && !s.event.deltas.alarm) return;
-    const next = alarmStateOf(hub, userId);
-    const nextKey = JSON.stringify(next);
-    if (nextKey === key) return;
-    state = next;
-    key = nextKey;
-    changed = true;
-    wake?.();
+    if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm) offer();
   });
-  const onAbort = () => wake?.();
-  signal?.addEventListener('abort', onAbort);
   try {
-    while (!signal?.aborted) {
-      if (changed) {
-        changed = false;
-        yield tracked(trackedId(hub.epoch, hub.head), state);
-        continue;
-      }
-      await new Promise<void>((resolve) => (wake = resolve));
-      wake = null;
-    }
+    yield* mailbox.drain(signal);
   } finally {
     off();
-    signal?.removeEventListener('abort', onAbort);
   }
 }
 
