@@ -143,18 +143,25 @@ t.test('assign and release units by callsign of this guild', async (t) => {
   t.equal(again.body.units.length, 2, 'no duplicate');
   t.equal(again.body.entries.length, entries + 1, 'and no new entry');
   assertError(t, await put('RTW-9'), 404, 'unknown callsign', /no unit with callsign RTW-9 in this guild/);
-  assertError(t, await put('rtw-1'), 404, 'callsigns are exact');
-  assertError(t, await put('x'.repeat(65)), 400, 'callsign 65', /at most 64/);
+  const lower = await put('rtw-1');
+  t.equal(lower.status, 200, 'callsigns match in any case, as units do');
+  t.same(lower.body.units.map((u: any) => u.callsign), ['RTW-1', 'HLF 20/1'], 'the same unit, its own spelling');
+  t.equal(lower.body.entries.length, entries + 1, 'nothing new');
+  t.equal((await put('x'.repeat(24))).status, 404, 'a well-formed callsign of 24 that no unit has');
+  assertError(t, await put('x'.repeat(25)), 400, 'callsign 25', /callsign must be 1 to 24 characters/);
+  assertError(t, await put(' RTW-1'), 400, 'leading space', /callsign/);
+  assertError(t, await put('RTW#1'), 400, 'a character units do not allow', /callsign/);
   assertError(t, await api('PUT', '/incidents/1/units/RTW-1', { key, body: { callsign: 'NEF-1' } }), 400, 'callsign in the body too');
   assertError(t, await api('PUT', '/incidents/1/units/RTW-1', { key, body: { note: 'x' } }), 400, 'unknown body field');
   assertError(t, await api('PUT', '/incidents/99999/units/RTW-1', { key }), 404, 'unknown sheet');
-  assertError(t, await api('PUT', '/incidents/1/units/a%00b', { key }), 400, 'NUL in the callsign', /NUL/);
+  assertError(t, await api('PUT', '/incidents/1/units/a%00b', { key }), 400, 'NUL in the callsign', /callsign/);
 
   const r = await del('RTW-1');
   t.equal(r.status, 200);
   t.same(r.body.units.map((u: any) => u.callsign), ['HLF 20/1']);
   t.match(r.body.entries.at(-1), { kind: 'unit_released', text: /RTW-1/ });
   assertError(t, await del('RTW-1'), 404, 'not assigned any more', /not assigned to incident sheet 1/);
+  assertError(t, await del('rtw-1'), 404, 'in any case');
   assertError(t, await del('NEF-1'), 404, 'never assigned');
   assertError(t, await del('GHOST'), 404, 'unknown callsign', /no unit with callsign GHOST/);
   t.same(await audits('incident.unit_assign'), [{ number: 1, callsign: 'RTW-1' }, { number: 1, callsign: 'HLF 20/1' }]);

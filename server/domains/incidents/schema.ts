@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ActorRef, Keyword, Location, LocationOut, plain, Priority, text } from '../calls/schema.ts';
+import { ActorRef, Keyword, Location, LocationOut, Priority, text } from '../calls/schema.ts';
+import { Callsign } from '../units/schema.ts';
 
 const MAX_INT = 2_147_483_647;
 const numberError = 'number must be a whole number from 1';
@@ -46,7 +47,7 @@ export const CloseIncident = z.strictObject({
 
 export const UnitParam = z.strictObject({
   number: IncidentNumber,
-  callsign: plain('callsign').min(1, 'callsign must not be empty').max(64, 'callsign has at most 64 characters'),
+  callsign: Callsign.describe('Callsign of a unit of this guild, in any case.'),
 });
 
 export const AddEntry = z.strictObject({

@@ -46,12 +46,12 @@ export async function closeIncident(db: Db, guildId: string, number: number): Pr
 }
 
 /**
- * Assigns the unit with `callsign` of this guild. `unit` null: no such unit in the guild;
+ * Assigns the unit with `callsign` (any case, like the units domain) of this guild. `unit` null: no such unit in the guild;
  * `assigned` false: it was assigned already.
  */
 export async function assignUnit(db: Db, guildId: string, number: number, callsign: string) {
   const [row] = await db`
-    with u as (select id, callsign from units where guild_id = ${guildId} and callsign = ${callsign}),
+    with u as (select id, callsign from units where guild_id = ${guildId} and lower(callsign) = lower(${callsign})),
     ins as (
       insert into incident_units (guild_id, number, unit_id) select ${guildId}, ${number}, u.id from u
       on conflict do nothing returning unit_id
@@ -63,7 +63,7 @@ export async function assignUnit(db: Db, guildId: string, number: number, callsi
 /** Releases the unit; `unit` null: no such unit in the guild; `released` false: it was not assigned. */
 export async function releaseUnit(db: Db, guildId: string, number: number, callsign: string) {
   const [row] = await db`
-    with u as (select id, callsign from units where guild_id = ${guildId} and callsign = ${callsign}),
+    with u as (select id, callsign from units where guild_id = ${guildId} and lower(callsign) = lower(${callsign})),
     del as (
       delete from incident_units i using u
       where i.guild_id = ${guildId} and i.number = ${number} and i.unit_id = u.id returning i.unit_id
