@@ -205,6 +205,15 @@ t.test('NUL characters are refused in every text field (400, never a database er
   ]) await refuses(t, body, `NUL in ${JSON.stringify(body).slice(0, 30)}`, /NUL/);
 });
 
+t.test('lone UTF-16 surrogates are refused in every text field; real emoji pass', async (t) => {
+  for (const body of [
+    { title: 'x\ud800' }, { message: '\udc00' }, { source: 'a\udbffb' }, { location: 'a\ud800' }, { location: { street: '\ud83d' } },
+    { location: { text: 'x\udfff' } }, { caller: { name: '\udc00x' } }, { caller: { phone: '5\ud800' } },
+  ]) await refuses(t, body, `surrogate in ${Object.keys(body)[0]}`, /valid Unicode/);
+  const emoji = await accepts(t, { title: '🚑 Notruf 💥', location: { text: '🏥 Pillbox' }, caller: { name: 'Jörg 😷' } }, 'emoji');
+  t.match(emoji.body, { title: '🚑 Notruf 💥', location: { text: '🏥 Pillbox' }, caller: { name: 'Jörg 😷' } }, 'kept intact');
+});
+
 t.test('bodies that are not a call object: 400; no query string', async (t) => {
   for (const raw of ['[]', '"x"', '1', 'null', '{', '{"externalId":"a",}']) {
     assertError(t, await api('POST', '/integrations/ingame/calls', { key, raw }), 400, `body ${raw}`);

@@ -46,7 +46,7 @@ t.test('create: field rules', async (t) => {
     [{ keyword: 'k', number: 50 }, /unknown field number/], [{ keyword: 'k', version: 7 }, /unknown field version/],
     [{ keyword: 'k', state: 'closed' }, /unknown field state/], [{ keyword: 'k', units: ['RTW-1'] }, /unknown field units/],
     [{ keyword: 'k', createdBy: 'x' }, /unknown field createdBy/], [{ keyword: 'k', guildId: 'x' }, /unknown field guildId/],
-    [{ keyword: 'k\u0000' }, /NUL/],
+    [{ keyword: 'k\u0000' }, /NUL/], [{ keyword: 'k\ud800' }, /valid Unicode/], [{ keyword: 'k', location: { street: '\udc00' } }, /valid Unicode/],
   ];
   for (const [body, message] of bad) assertError(t, await create(body), 400, JSON.stringify(body).slice(0, 50), message);
   t.equal(await count(), before, 'nothing created');
@@ -186,7 +186,7 @@ t.test('timeline entries: text 1..1000, written by whoever is signed in', async 
   t.match(res.body, { number: 1, kind: 'note', text: 'Lage: Vollbrand, zwei Personen vermisst', by: { kind: 'session', id: 'e1', name: 'Emil Einsatz' } });
   t.equal((await add('t'.repeat(1000))).status, 200, '1000 characters');
   t.equal((await add('t')).status, 200, '1 character');
-  for (const [text, message] of [['t'.repeat(1001), /at most 1000/], ['', /must not be empty/], ['  \n ', /blank/], [5, /text/], [null, /text/], ['a\u0000', /NUL/]] as const) {
+  for (const [text, message] of [['t'.repeat(1001), /at most 1000/], ['', /must not be empty/], ['  \n ', /blank/], [5, /text/], [null, /text/], ['a\u0000', /NUL/], ['a\udc00', /valid Unicode/]] as const) {
     assertError(t, await add(text), 400, JSON.stringify(text).slice(0, 20), message);
   }
   assertError(t, await api('POST', '/incidents/1/entries', { key, body: { text: 'x', kind: 'closed' } }), 400, 'kind is server-owned', /unknown field kind/);

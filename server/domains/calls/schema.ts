@@ -7,9 +7,12 @@ export const callLimits = {
 } as const;
 
 const notBlank = (s: string) => s.length === 0 || s.trim().length > 0; // empty has its own message
-/** A string PostgreSQL can store: no NUL characters (they would otherwise fail in the database, not here). */
+/** A lone UTF-16 surrogate (JSON allows "\ud800"; PostgreSQL's jsonb refuses it). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** A string PostgreSQL can store as text and inside jsonb: no NUL, no lone surrogates (else the database, not this check, would refuse it). */
 export const plain = (what: string) => z.string({ error: `${what} must be a string` })
-  .refine((s) => !s.includes('\u0000'), `${what} must not contain NUL characters`);
+  .refine((s) => !s.includes('\u0000'), `${what} must not contain NUL characters`)
+  .refine((s) => !LONE_SURROGATE.test(s), `${what} must be valid Unicode (a lone surrogate was sent)`);
 /** Free text of 1..max characters with something other than white space. */
 export const text = (max: number, what: string) => plain(what)
   .min(1, `${what} must not be empty`).max(max, `${what} has at most ${max} characters`).refine(notBlank, `${what} must not be blank`);
