@@ -56,6 +56,7 @@ t.test('PUT /admin/statuses/{code}: create and replace, with every field rule', 
   const base = { label: 'x', color: '#112233', alarm: true };
   const ok = async (body: object, label: string) => t.equal((await api('PUT', '/admin/statuses/D', { key, body })).status, 200, label);
   const bad = async (path: string, body: unknown, label: string) => assertError(t, await api('PUT', path, { key, body }), 400, label);
+  await ok({ ...base, label: 'x'.repeat(39) }, 'label of 39');
   await ok({ ...base, label: 'x'.repeat(40) }, 'label of 40');
   await bad('/admin/statuses/D', { ...base, label: 'x'.repeat(41) }, 'label of 41');
   await bad('/admin/statuses/D', { ...base, label: '' }, 'empty label');
@@ -63,6 +64,7 @@ t.test('PUT /admin/statuses/{code}: create and replace, with every field rule', 
   await bad('/admin/statuses/D', { ...base, label: 5 }, 'label not a string');
   for (const color of ['#abc', '#abcdefg', 'abcdef', 'red', '#gggggg', '', 123]) await bad('/admin/statuses/D', { ...base, color }, `colour ${JSON.stringify(color)}`);
   for (const alarm of ['true', 1, null]) await bad('/admin/statuses/D', { ...base, alarm }, `alarm ${JSON.stringify(alarm)}`);
+  await ok({ ...base, position: 998 }, 'position 998');
   await ok({ ...base, position: 999 }, 'position 999');
   await ok({ ...base, position: 0 }, 'position 0');
   for (const position of [-1, 1000, 1.5, '3']) await bad('/admin/statuses/D', { ...base, position }, `position ${JSON.stringify(position)}`);

@@ -46,12 +46,14 @@ t.test('field rules of POST /units at their boundaries', async (t) => {
   };
   const bad = async (body: unknown, label: string) => assertError(t, await api('POST', '/units', { key, body }), 400, label);
   await ok({ callsign: 'A' }, 'callsign of 1');
+  await ok({ callsign: 'A'.repeat(23) }, 'callsign of 23');
   await ok({ callsign: 'A'.repeat(24) }, 'callsign of 24');
   await bad({ callsign: 'A'.repeat(25) }, 'callsign of 25');
   await bad({ callsign: '' }, 'empty callsign');
   await ok({ callsign: 'Florian 1/83-1_a.b' }, 'space . _ / - inside');
   for (const callsign of [' RTW', 'RTW ', 'RTW#1', 'RTW\n1', 'Rtw-ü', 'a\u0000b', 5, null, ['A']]) await bad({ callsign }, `callsign ${JSON.stringify(callsign)}`);
   await bad({}, 'callsign missing');
+  await ok({ callsign: 'L', label: 'x'.repeat(59), orgUnit: 'y'.repeat(59) }, 'label and orgUnit of 59');
   await ok({ callsign: 'L', label: 'x'.repeat(60), orgUnit: 'y'.repeat(60) }, 'label and orgUnit of 60');
   await bad({ callsign: 'L', label: 'x'.repeat(61) }, 'label of 61');
   await bad({ callsign: 'L', orgUnit: 'y'.repeat(61) }, 'orgUnit of 61');
