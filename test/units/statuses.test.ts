@@ -62,6 +62,8 @@ t.test('PUT /admin/statuses/{code}: create and replace, with every field rule', 
   await bad('/admin/statuses/D', { ...base, label: '' }, 'empty label');
   await bad('/admin/statuses/D', { ...base, label: '   ' }, 'blank label');
   await bad('/admin/statuses/D', { ...base, label: 5 }, 'label not a string');
+  for (const label of ['a\u0000b', 'lone \ud800']) await bad('/admin/statuses/D', { ...base, label }, `label ${JSON.stringify(label)}`);
+  await ok({ ...base, label: 'Alarm 🚨' }, 'emoji label');
   for (const color of ['#abc', '#abcdefg', 'abcdef', 'red', '#gggggg', '', 123]) await bad('/admin/statuses/D', { ...base, color }, `colour ${JSON.stringify(color)}`);
   for (const alarm of ['true', 1, null]) await bad('/admin/statuses/D', { ...base, alarm }, `alarm ${JSON.stringify(alarm)}`);
   await ok({ ...base, position: 998 }, 'position 998');

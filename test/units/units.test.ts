@@ -58,6 +58,11 @@ t.test('field rules of POST /units at their boundaries', async (t) => {
   await bad({ callsign: 'L', label: 'x'.repeat(61) }, 'label of 61');
   await bad({ callsign: 'L', orgUnit: 'y'.repeat(61) }, 'orgUnit of 61');
   await bad({ callsign: 'L', label: 1 }, 'label not a string');
+  for (const text of ['a\u0000b', 'lone \ud800', 'lone \udc00 low']) {
+    await bad({ callsign: 'L', label: text }, `label ${JSON.stringify(text)}`);
+    await bad({ callsign: 'L', orgUnit: text }, `orgUnit ${JSON.stringify(text)}`);
+  }
+  await ok({ callsign: 'L', label: 'Rettungswagen 🚑 Süd', orgUnit: '消防' }, 'emoji and any script');
   for (const field of ['status', 'since', 'members', 'id', 'guildId', 'alarm', 'statusLabel']) {
     await bad({ callsign: 'L', [field]: field === 'members' ? [] : '0' }, `server-owned ${field}`);
   }
