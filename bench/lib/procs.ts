@@ -1,5 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { createInterface } from 'node:readline';
 
 let tasksetChecked: boolean | null = null;
@@ -10,6 +11,13 @@ export function canPin(): boolean {
     if (!tasksetChecked) process.stderr.write('warning: taskset not usable; processes run unpinned and numbers are noisier\n');
   }
   return tasksetChecked;
+}
+
+/** Whether children may run `n` steps nicer than this process (a negative `n` needs root or CAP_SYS_NICE). */
+export function canNice(n: number): boolean {
+  const want = Math.max(-20, Math.min(19, getPriority() + n));
+  const out = spawnSync('nice', ['-n', String(n), 'nice'], { encoding: 'utf8' });
+  return out.status === 0 && Number(out.stdout.trim()) === want;
 }
 
 export interface BenchChild {
@@ -26,12 +34,17 @@ export interface BenchChild {
 /**
  * Runs a TypeScript file of bench/ in a separate Node process (through tsx), pinned to `cpu`.
  * `taskset` execs node, so the pid returned is the Node process itself.
+ * `ipc`: open a Node IPC channel (see ipc.ts); `nofile`: raise the child's open-file limit first
+ * (`ulimit -n`, through a shell that execs, so the pid is still Node's); `nice`: scheduling
+ * priority (negative needs root; see canNice).
  */
-export function spawnNode(file: string, opts: { cpu: number; args?: string[]; nodeArgs?: string[]; env?: Record<string, string> }): BenchChild {
+export function spawnNode(file: string, opts: { cpu: number; args?: string[]; nodeArgs?: string[]; env?: Record<string, string>; ipc?: boolean; nofile?: number; nice?: number }): BenchChild {
   const node = [...(opts.nodeArgs ?? []), '--import', 'tsx', file, ...(opts.args ?? [])];
-  const proc = canPin()
-    ? spawn('taskset', ['-c', String(opts.cpu), process.execPath, ...node], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } })
-    : spawn(process.execPath, node, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
+  let argv = canPin() ? ['taskset', '-c', String(opts.cpu), process.execPath, ...node] : [process.execPath, ...node];
+  if (opts.nice) argv = ['nice', '-n', String(opts.nice), ...argv];
+  if (opts.nofile) argv = ['/bin/sh', '-c', `ulimit -n ${Math.floor(opts.nofile)} && exec "$@"`, 'sh', ...argv];
+  const stdio: ('ignore' | 'pipe' | 'ipc')[] = opts.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'];
+  const proc = spawn(argv[0], argv.slice(1), { stdio, env: { ...process.env, ...opts.env } });
   const stderr: string[] = [];
   createInterface({ input: proc.stderr! }).on('line', (l) => stderr.push(l));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
@@ -113,4 +126,12 @@ export function systemBusyMs(): number {
   } catch {
     return NaN;
   }
+}
+
+/** This process's open-file limits (`ulimit -Sn` / `-Hn`; children inherit them); Infinity when unlimited. */
+export function openFileLimits(): { soft: number; hard: number } {
+  const out = spawnSync('/bin/sh', ['-c', 'ulimit -Sn; ulimit -Hn'], { encoding: 'utf8' });
+  const parse = (v: string | undefined) => (v === 'unlimited' ? Infinity : Number(v) > 0 ? Number(v) : 1024);
+  const [soft, hard] = (out.stdout ?? '').trim().split(/\s+/);
+  return { soft: parse(soft), hard: parse(hard) };
 }
