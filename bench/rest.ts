@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- rest [--rounds n] [--warmup s] [--duration s] [--connections n] [--people n] [--profile dir]`
+ * `npm run bench -- rest [--only health|clock] [--rounds n] [--warmup s] [--duration s] [--connections n] [--people n] [--profile dir]`
  * (defaults: 3 rounds of 2 s warm-up + 4 s measured per contender, 32 connections, 200 people; about 90 s in all).
  *
  * Two ratios, each against a reference measured in the same run on the same box:
@@ -27,6 +27,7 @@ const file = (rel: string) => new URL(rel, import.meta.url).pathname;
 
 interface Contender {
   label: string;
+  kind: 'health' | 'clock';
   unit: string;
   /** Writes to the database: checkpoint before, check for open shifts after. */
   db?: boolean;
@@ -51,6 +52,7 @@ export async function run(args: string[]): Promise<void> {
       connections: { type: 'string', default: '32' },
       people: { type: 'string', default: '200' },
       profile: { type: 'string' },
+      only: { type: 'string' },
     },
     strict: true,
   });
@@ -60,6 +62,8 @@ export async function run(args: string[]): Promise<void> {
   const connections = count(values.connections, 'connections');
   const people = count(values.people, 'people');
   if (people < connections) throw new Error(`--people (${people}) must be at least --connections (${connections}): each connection needs its own badges`);
+  const only = values.only;
+  if (only !== undefined && only !== 'health' && only !== 'clock') throw new Error('--only must be health or clock');
   const profileDir = values.profile ? resolve(values.profile) : null;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 
@@ -108,14 +112,14 @@ export async function run(args: string[]): Promise<void> {
     const barePort = (await bare.firstMessage).port as number;
     const port = (await server.firstMessage).port as number;
     const sqlDb = db;
-    const contenders: Contender[] = [
-      { label: 'bare uWS   GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port: barePort, serverPid: bare.pid, ...common }) },
-      { label: 'server     GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port, serverPid: server.pid, ...common }) },
-      { label: 'server     clock-in + clock-out, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common, connections: 1 }) },
-      { label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: sqlDb.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
-      { label: `server     clock-in + clock-out, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common }) },
-      { label: `raw SQL    insert + update, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: sqlDb.url, guildId: GUILD, userIds, postmasterPid, ...common }) },
-    ];
+    const contenders: Contender[] = ([
+      { kind: 'health', label: 'bare uWS   GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port: barePort, serverPid: bare.pid, ...common }) },
+      { kind: 'health', label: 'server     GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port, serverPid: server.pid, ...common }) },
+      { kind: 'clock', label: 'server     clock-in + clock-out, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common, connections: 1 }) },
+      { kind: 'clock', label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: sqlDb.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
+      { kind: 'clock', label: `server     clock-in + clock-out, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common }) },
+      { kind: 'clock', label: `raw SQL    insert + update, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: sqlDb.url, guildId: GUILD, userIds, postmasterPid, ...common }) },
+    ] satisfies Contender[]).filter((c) => !only || c.kind === only);
     // Rounds interleave the contenders, so a burst of outside load hurts one round, not one contender.
     const reports: LoadReport[][] = contenders.map(() => []);
     for (let round = 0; round < rounds; round++) {
@@ -131,19 +135,26 @@ export async function run(args: string[]): Promise<void> {
 
     const rows: Row[] = contenders.map((c, i) => ({ label: c.label, unit: c.unit, rounds: reports[i], report: best(reports[i]) }));
     printTable(rows);
-    const [bareH, serverH, clock, raw, clockN, rawN] = rows;
+    const row = (label: string) => rows.find((r) => r.label.startsWith(label));
+    const [bareH, serverH] = [row('bare uWS'), row('server     GET')];
+    const [clock, raw] = [row('server     clock-in + clock-out, 1 loop'), row('raw SQL    insert + update, 1 loop')];
+    const [clockN, rawN] = [row(`server     clock-in + clock-out, ${connections} loops`), row(`raw SQL    insert + update, ${connections} loops`)];
     process.stdout.write('\n');
-    process.stdout.write(verdict('health', rate(serverH) / rate(bareH), 'bare uWS', 0.8));
-    process.stdout.write(verdict('clock-in/out', rate(clock) / rate(raw), 'raw SQL loop, one loop each', 0.5));
-    process.stdout.write(`${'clock-in/out:'.padEnd(14)}${(rate(clockN) / rate(rawN)).toFixed(2)}x raw SQL loops, ${connections} loops each, one guild (informational: a guild's writes commit one at a time,\n${' '.repeat(14)}because each takes the next number of the guild's gap-free event stream inside its transaction)\n`);
-    process.stdout.write(`(server CPU per request: health ${(usPerOp(serverH) / usPerOp(bareH)).toFixed(1)}x bare uWS)\n`);
-    if (saturated(bareH.report)) {
-      notes.push(`the load generator, not bare uWS, was the limit (loadgen ${cpuPct(bareH.report.cpuMs.loadgen, bareH)}, bare uWS ${cpuPct(bareH.report.cpuMs.server, bareH)} of a core): the health ratio is an upper bound`);
+    if (bareH && serverH) {
+      process.stdout.write(verdict('health', rate(serverH) / rate(bareH), 'bare uWS', 0.8));
+      process.stdout.write(`(server CPU per request: health ${(usPerOp(serverH) / usPerOp(bareH)).toFixed(1)}x bare uWS)\n`);
+      if (saturated(bareH.report)) {
+        notes.push(`the load generator, not bare uWS, was the limit (loadgen ${cpuPct(bareH.report.cpuMs.loadgen, bareH)}, bare uWS ${cpuPct(bareH.report.cpuMs.server, bareH)} of a core): the health ratio is an upper bound`);
+      }
     }
-    for (const row of rows) {
+    if (clock && raw && clockN && rawN) {
+      process.stdout.write(verdict('clock-in/out', rate(clock) / rate(raw), 'raw SQL loop, one loop each', 0.5));
+      process.stdout.write(`${'clock-in/out:'.padEnd(14)}${(rate(clockN) / rate(rawN)).toFixed(2)}x raw SQL loops, ${connections} loops each, one guild (informational: a guild's writes commit one at a time,\n${' '.repeat(14)}because each takes the next number of the guild's gap-free event stream inside its transaction)\n`);
+    }
+    for (const { label, rounds } of rows) {
       const errs: Record<string, number> = {};
-      for (const r of row.rounds) for (const [s, n] of Object.entries(r.errors)) errs[s] = (errs[s] ?? 0) + n;
-      if (Object.keys(errs).length) notes.push(`${row.label.replace(/\s+/g, ' ')}: non-200 answers ${Object.entries(errs).map(([s, n]) => `${s} x${n}`).join(', ')}`);
+      for (const r of rounds) for (const [s, n] of Object.entries(r.errors)) errs[s] = (errs[s] ?? 0) + n;
+      if (Object.keys(errs).length) notes.push(`${label.replace(/\s+/g, ' ')}: non-200 answers ${Object.entries(errs).map(([s, n]) => `${s} x${n}`).join(', ')}`);
     }
     if (profileDir) notes.push(`server CPU profile (.cpuprofile, main thread = *.0.001.*) written to ${profileDir}`);
     if (!canPin()) notes.push('taskset missing: nothing was pinned');

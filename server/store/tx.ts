@@ -1,6 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
+import { nextSeqCte } from './outbox.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
 
 /** Who did it, for the audit log. */
@@ -78,12 +79,7 @@ async function writeOutbox(
   const deltas = Object.fromEntries(ops) as GuildEvent['deltas'];
   const topicList = [...ops.keys()].sort();
   const [row] = await sql`
-    with stream as (
-      insert into event_streams as s (guild_id, epoch, seq)
-      select ${guildId}, substr(md5(random()::text), 1, 8), 1 where ${topicList.length > 0}
-      on conflict (guild_id) do update set seq = s.seq + 1
-      returning epoch, seq
-    ), written as (
+    with ${nextSeqCte(sql, guildId, sql`(select where ${topicList.length > 0}) changed`)}, written as (
       insert into events (guild_id, seq, topics, deltas)
       select ${guildId}, seq, ${topicList}::text[], ${sql.json(deltas as never)} from stream
       returning seq

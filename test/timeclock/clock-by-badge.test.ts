@@ -13,11 +13,18 @@ await seedGuild(server.sql, G, [
 const key = await unscopedKey(server.sql, G);
 
 t.test('clock-in: 1, "1" and "01" are one badge; answers use two digits', async (t) => {
+  const e0 = server.events.length;
   const res = await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
   t.equal(res.status, 200);
   t.match(res.body, { badgeNumber: '01', userId: 'u1', nickname: 'Anna Alpha', status: 'OPEN' });
   t.ok(!Number.isNaN(Date.parse(res.body.clockInAt)), 'clockInAt is a timestamp');
   t.same(Object.keys(res.body).sort(), ['badgeNumber', 'clockInAt', 'nickname', 'status', 'userId']);
+  const duty = { op: 'duty', userId: 'u1', onDuty: true };
+  t.same(server.events.slice(e0).filter((e) => e.guildId === G).map((e) => e.deltas), [{
+    onDuty: [{ op: 'upsert', key: 'u1', value: { userId: 'u1', nickname: 'Anna Alpha', badge: '01', rank: 'Crew', since: Date.parse(res.body.clockInAt) } }],
+    overview: [{ op: 'add', field: 'onDuty', by: 1 }],
+    dispatchers: [duty], alarm: [duty], standby: [duty],
+  }], 'one event with exactly these deltas; since = clockInAt in epoch ms');
 
   for (const badge of ['1', '01', 1]) {
     const again = await api('POST', '/admin/clock-in', { key, body: { badge } });
@@ -49,10 +56,28 @@ t.test('clock-out closes the shift, frees dispatcher slots and unit seats', asyn
   const [unit] = await server.sql`insert into units (guild_id, callsign) values (${G}, 'RTW-1') returning id`;
   await server.sql`insert into unit_members (guild_id, unit_id, user_id) values (${G}, ${unit.id}, 'u1')`;
 
+  const e0 = server.events.length;
   const res = await api('POST', '/admin/clock-out', { key, body: { badge: '01' } });
   t.equal(res.status, 200);
   t.match(res.body, { badgeNumber: '01', userId: 'u1', status: 'CLOSED', clearedDispatcherSlots: [1, 3], leftUnits: ['RTW-1'] });
   t.ok(res.body.durationMs >= 0);
+
+  // The statement builds the deltas in SQL: exactly these ops, on the bus and in the event log alike.
+  const deltas = {
+    onDuty: [{ op: 'remove', key: 'u1' }],
+    overview: [{ op: 'add', field: 'onDuty', by: -1 }, { op: 'add', field: 'dispatchers', by: -2 }],
+    dispatchers: [{ op: 'duty', userId: 'u1', onDuty: false }, { op: 'remove', key: '1' }, { op: 'remove', key: '3' }],
+    units: [{ op: 'duty', userId: 'u1', onDuty: false }, { op: 'unlink', key: 'RTW-1', field: 'members', id: 'u1' }],
+    alarm: [{ op: 'duty', userId: 'u1', onDuty: false }],
+    access: [{ op: 'changed', userId: 'u1' }],
+    einsatzEntries: [{ op: 'membersLeft', userId: 'u1', callsigns: ['RTW-1'] }],
+  };
+  const published = server.events.slice(e0).filter((e) => e.guildId === G);
+  t.equal(published.length, 1, 'one event');
+  t.same(published[0].deltas, deltas, 'the bus carries the deltas');
+  const [logged] = await server.sql`select seq::int, topics, deltas from events where guild_id = ${G} and seq = ${published[0].seq}`;
+  t.same(logged.deltas, deltas, 'the event log holds the same deltas');
+  t.same(logged.topics, Object.keys(deltas).sort(), 'topics sorted, one per delta');
   const slots = await server.sql`select * from dispatcher_slots where guild_id = ${G} and user_id = 'u1'`;
   const seats = await server.sql`select * from unit_members where guild_id = ${G} and user_id = 'u1'`;
   t.equal(slots.length, 0, 'dispatcher slots cleared');

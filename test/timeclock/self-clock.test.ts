@@ -51,7 +51,7 @@ t.test('/me/clock-in: the badge routes\' answer shape, audit shift.clock_in, spe
   t.same(panel, [G], 'the panel of this guild is refreshed once');
   const rows = await audit('shift.clock_in');
   t.equal(rows.length, 1);
-  t.match(rows[0], { actor_kind: 'session', actor_id: 'crew1', data: { userId: 'crew1' } });
+  t.same(rows[0], { actor_kind: 'session', actor_id: 'crew1', data: { userId: 'crew1' } });
   const status = await api('GET', '/admin/clock-status/3', { key });
   t.match(status.body, { clockedIn: true, status: 'OPEN', since: res.body.clockInAt }, 'the badge routes see the same shift');
 });
@@ -80,7 +80,7 @@ t.test('/me/clock-out: shape, audit shift.clock_out, spec topics, panel refresh'
   t.same(panel, [G]);
   const rows = await audit('shift.clock_out');
   t.equal(rows.length, 1);
-  t.match(rows[0], { actor_kind: 'session', actor_id: 'crew1', data: { userId: 'crew1' } });
+  t.same(rows[0], { actor_kind: 'session', actor_id: 'crew1', data: { userId: 'crew1', durationMs: res.body.durationMs } });
   t.match((await api('GET', '/admin/clock-status/3', { key })).body, { clockedIn: false, status: 'CLOSED' });
 });
 

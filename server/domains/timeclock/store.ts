@@ -1,4 +1,9 @@
+import type postgres from 'postgres';
 import type { Db } from '../../store/db.ts';
+import { eventOf, outboxColumns, outboxCtes, outboxJoin } from '../../store/outbox.ts';
+import type { Actor } from '../../store/tx.ts';
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 export interface PersonRef { userId: string; nickname: string; badge: string | null; rank: string | null }
 export type Who = { badge: string } | { userId: string };
@@ -13,27 +18,52 @@ function person(db: Db, guildId: string, who: Who) {
   )`;
 }
 
+/** An audit row to write with the change, or none (the badge routes of game scripts, spec §3). */
+export type AuditAs = { action: string; actor: Actor } | null;
+
+/** Epoch ms of a timestamptz as JSON, truncated like the `Date` postgres.js makes of it. */
+const ms = (db: Db, column: Fragment) => db`floor(extract(epoch from ${column}) * 1000)::bigint`;
+const dutyOp = (db: Db, onDuty: boolean) => db`jsonb_build_object('op', 'duty', 'userId', p.user_id, 'onDuty', ${onDuty}::boolean)`;
+
 /**
- * Opens a shift for the person with `badge` (or `userId`) in one statement.
- * `person` null: nobody matches; `clockInAt` null: already on duty (the partial unique index decided).
+ * Opens a shift for the person with `badge` (or `userId`) and writes its event (and audit row) —
+ * one statement, one round trip. `person` null: nobody matches; `clockInAt` null: already on duty
+ * (the partial unique index decided); in both cases nothing was written.
+ * Deltas (ops as in hub/reducers.ts): the person joins `onDuty`, the `overview` count rises, and
+ * their duty flips for `dispatchers`, `alarm` and `standby` (notices: those views depend on it).
  */
-export async function openShift(db: Db, guildId: string, who: Who) {
+export async function openShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
   const [row] = await db`
     with ${person(db, guildId, who)}, opened as (
       insert into shifts (guild_id, user_id) select ${guildId}, user_id from p
       on conflict (guild_id, user_id) where clock_out_at is null do nothing
       returning clock_in_at
-    )
-    select p.*, opened.clock_in_at from p left join opened on true`;
-  if (!row) return { person: null, clockInAt: null };
-  return { person: toPerson(row), clockInAt: (row.clock_in_at as Date | null) ?? null };
+    ), ${outboxCtes(db, guildId, {
+      from: db`p, opened`,
+      topics: ['onDuty', 'overview', 'dispatchers', 'alarm', 'standby'],
+      deltas: db`jsonb_build_object(
+        'onDuty', jsonb_build_array(jsonb_build_object('op', 'upsert', 'key', p.user_id, 'value', jsonb_build_object(
+          'userId', p.user_id, 'nickname', p.nickname, 'badge', p.badge, 'rank', p.rank, 'since', ${ms(db, db`opened.clock_in_at`)}))),
+        'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', 1)),
+        'dispatchers', jsonb_build_array(${dutyOp(db, true)}),
+        'alarm', jsonb_build_array(${dutyOp(db, true)}),
+        'standby', jsonb_build_array(${dutyOp(db, true)}))`,
+      audit: audit && { ...audit, data: db`jsonb_build_object('userId', p.user_id)` },
+    })}
+    select p.*, opened.clock_in_at, ${outboxColumns(db)} from p left join opened on true ${outboxJoin(db)}`;
+  if (!row) return { person: null, clockInAt: null, event: null };
+  return { person: toPerson(row), clockInAt: (row.clock_in_at as Date | null) ?? null, event: eventOf(guildId, row) };
 }
 
 /**
- * Closes the open shift and, in the same statement, frees the person's dispatcher slots and unit
- * seats. `shift` null: not on duty (then nothing else was changed either).
+ * Closes the open shift, frees the person's dispatcher slots and unit seats, and writes the event
+ * (and audit row) — one statement, one round trip. `shift` null: not on duty (then nothing at all
+ * was changed or written).
+ * Deltas: the person leaves `onDuty`, the `overview` counts drop, each freed slot leaves
+ * `dispatchers`, each left unit loses the member in `units`; duty notices for `dispatchers`, `units`
+ * and `alarm`, `access` changed, and `einsatzEntries` learns which units the person left.
  */
-export async function closeShift(db: Db, guildId: string, who: Who) {
+export async function closeShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
   const [row] = await db`
     with ${person(db, guildId, who)}, closed as (
       update shifts s set clock_out_at = now(), status = 'CLOSED' from p
@@ -45,17 +75,38 @@ export async function closeShift(db: Db, guildId: string, who: Who) {
     ), seats as (
       delete from unit_members m using p, closed
       where m.guild_id = ${guildId} and m.user_id = p.user_id returning m.unit_id
-    )
-    select p.*, closed.clock_in_at, closed.clock_out_at,
-      coalesce((select array_agg(slot order by slot) from slots), '{}') as slots,
-      coalesce((select array_agg(u.callsign order by u.callsign) from seats join units u
-        on u.guild_id = ${guildId} and u.id = seats.unit_id), '{}') as callsigns
-    from p left join closed on true`;
-  if (!row) return { person: null, shift: null };
+    ), freed as (
+      select coalesce((select array_agg(slot order by slot) from slots), '{}') as slots,
+        coalesce((select array_agg(u.callsign order by u.callsign) from seats join units u
+          on u.guild_id = ${guildId} and u.id = seats.unit_id), '{}') as callsigns,
+        ${ms(db, db`closed.clock_out_at`)} - ${ms(db, db`closed.clock_in_at`)} as duration_ms
+      from closed
+    ), ${outboxCtes(db, guildId, {
+      from: db`p, freed`,
+      topics: ['onDuty', 'overview', 'dispatchers', 'units', 'alarm', 'access', 'einsatzEntries'],
+      deltas: db`jsonb_build_object(
+        'onDuty', jsonb_build_array(jsonb_build_object('op', 'remove', 'key', p.user_id)),
+        'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', -1))
+          || case when cardinality(freed.slots) > 0
+            then jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'dispatchers', 'by', -cardinality(freed.slots)))
+            else '[]'::jsonb end,
+        'dispatchers', jsonb_build_array(${dutyOp(db, false)}) || coalesce((select jsonb_agg(
+          jsonb_build_object('op', 'remove', 'key', slot::text) order by slot) from unnest(freed.slots) slot), '[]'::jsonb),
+        'units', jsonb_build_array(${dutyOp(db, false)}) || coalesce((select jsonb_agg(
+          jsonb_build_object('op', 'unlink', 'key', callsign, 'field', 'members', 'id', p.user_id) order by callsign)
+          from unnest(freed.callsigns) callsign), '[]'::jsonb),
+        'alarm', jsonb_build_array(${dutyOp(db, false)}),
+        'access', jsonb_build_array(jsonb_build_object('op', 'changed', 'userId', p.user_id)),
+        'einsatzEntries', jsonb_build_array(jsonb_build_object('op', 'membersLeft', 'userId', p.user_id, 'callsigns', to_jsonb(freed.callsigns))))`,
+      audit: audit && { ...audit, data: db`jsonb_build_object('userId', p.user_id, 'durationMs', greatest(0, freed.duration_ms))` },
+    })}
+    select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns(db)}
+    from p left join closed on true left join freed on true ${outboxJoin(db)}`;
+  if (!row) return { person: null, shift: null, event: null };
   const shift = row.clock_out_at
     ? { clockInAt: row.clock_in_at as Date, clockOutAt: row.clock_out_at as Date, slots: row.slots as number[], callsigns: row.callsigns as string[] }
     : null;
-  return { person: toPerson(row), shift };
+  return { person: toPerson(row), shift, event: eventOf(guildId, row) };
 }
 
 /** The person's current or last shift; `person` null when nobody has the badge. */
