@@ -1,9 +1,10 @@
 /**
  * `npm run bench -- rest [--only health|clock] [--rounds n] [--warmup s] [--duration s] [--connections n] [--people n] [--profile dir]`
- * (defaults: 3 rounds of 2 s warm-up + 4 s measured per contender, 32 connections, 200 people; about 90 s in all).
+ * (defaults: 3 rounds of 2 s warm-up + 4 s measured per contender, 32 connections, 200 people; about 2 min in all).
  *
  * Two ratios, each against a reference measured in the same run on the same box:
- *   health:      GET /api/v1/health on the server   vs the same bytes from bare uWS     (target >= 0.8x)
+ *   health:      GET /api/v1/health on the server   vs the same bytes from bare uWS     (target >= 0.8x);
+ *                the same route with `rest.constant` off shows the cost of a procedure call (informational)
  *   clock pairs: clock-in + clock-out by badge       vs raw postgres.js insert + update  (target >= 0.5x),
  *                one loop each (the target), and `--connections` loops each in one guild (informational)
  * Contenders alternate over the rounds and the best round of each counts: outside load on a shared
@@ -109,12 +110,16 @@ export async function run(args: string[]): Promise<void> {
       env: { BENCH_DATABASE_URL: db.url },
       nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     }));
+    // The same server with `rest.constant` off: health through the tRPC procedure on every request.
+    const viaProcedure = started(spawnNode(file('./targets/server.ts'), { cpu: 0, env: { BENCH_DATABASE_URL: db.url, BENCH_CONSTANT_ANSWERS: '0' } }));
     const barePort = (await bare.firstMessage).port as number;
     const port = (await server.firstMessage).port as number;
+    const procedurePort = (await viaProcedure.firstMessage).port as number;
     const sqlDb = db;
     const contenders: Contender[] = ([
       { kind: 'health', label: 'bare uWS   GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port: barePort, serverPid: bare.pid, ...common }) },
       { kind: 'health', label: 'server     GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port, serverPid: server.pid, ...common }) },
+      { kind: 'health', label: 'server     GET /api/v1/health, procedure path', unit: 'req/s', job: () => ({ kind: 'health', port: procedurePort, serverPid: viaProcedure.pid, ...common }) },
       { kind: 'clock', label: 'server     clock-in + clock-out, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common, connections: 1 }) },
       { kind: 'clock', label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: sqlDb.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
       { kind: 'clock', label: `server     clock-in + clock-out, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common }) },
@@ -131,18 +136,21 @@ export async function run(args: string[]): Promise<void> {
     }
     await stopped(bare);
     await stopped(server);
+    await stopped(viaProcedure);
     if (server.stderr.length) notes.push(`server wrote ${server.stderr.length} log line(s) to stderr, first: ${server.stderr.slice(0, 3).join(' | ')}`);
 
     const rows: Row[] = contenders.map((c, i) => ({ label: c.label, unit: c.unit, rounds: reports[i], report: best(reports[i]) }));
     printTable(rows);
     const row = (label: string) => rows.find((r) => r.label.startsWith(label));
-    const [bareH, serverH] = [row('bare uWS'), row('server     GET')];
+    const [bareH, serverH] = [row('bare uWS'), rows.find((r) => r.label === 'server     GET /api/v1/health')];
     const [clock, raw] = [row('server     clock-in + clock-out, 1 loop'), row('raw SQL    insert + update, 1 loop')];
     const [clockN, rawN] = [row(`server     clock-in + clock-out, ${connections} loops`), row(`raw SQL    insert + update, ${connections} loops`)];
     process.stdout.write('\n');
     if (bareH && serverH) {
       process.stdout.write(verdict('health', rate(serverH) / rate(bareH), 'bare uWS', 0.8));
-      process.stdout.write(`(server CPU per request: health ${(usPerOp(serverH) / usPerOp(bareH)).toFixed(1)}x bare uWS)\n`);
+      process.stdout.write(`(server CPU per request: health ${(usPerOp(serverH) / usPerOp(bareH)).toFixed(1)}x bare uWS; health is rest.constant: its body comes from the procedure's first answer)\n`);
+      const procH = row('server     GET /api/v1/health, procedure path');
+      if (procH) process.stdout.write(`${'procedure:'.padEnd(14)}${(rate(procH) / rate(bareH)).toFixed(2)}x bare uWS (informational: any other route pays the tRPC procedure call and an async reply, ${usPerOp(procH).toFixed(0)} us/request here)\n`);
       if (saturated(bareH.report)) {
         notes.push(`the load generator, not bare uWS, was the limit (loadgen ${cpuPct(bareH.report.cpuMs.loadgen, bareH)}, bare uWS ${cpuPct(bareH.report.cpuMs.server, bareH)} of a core): the health ratio is an upper bound`);
       }

@@ -29,6 +29,8 @@ export interface ServerOptions {
   bus?: Bus;
   panel?: PanelRefresher;
   hub?: Partial<HubOptions>;
+  /** false: `rest.constant` routes call their procedure on every request (bench: the procedure path's cost). */
+  constantAnswers?: boolean;
 }
 
 /** Composition root: database, bus, auth, transport. Listens on config.host:config.port (0 = any free port). */
@@ -44,7 +46,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     panel: opts.panel ?? createPanelRefresher(log),
     hub: createHub(db.sql, bus, log, { ...defaultHubOptions, ...opts.hub }),
   };
-  const { app, ws } = createApp(deps);
+  const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
   const listening = await listen(app, config.host, config.port);
   if (!config.publicUrlFixed) config.publicUrl = `http://${config.host}:${listening.port}`;
   log.info('listening', { url: config.publicUrl });

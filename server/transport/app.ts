@@ -17,13 +17,13 @@ export function assertNativeUws(): void {
   }
 }
 
-export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRoute[]; ws: WebSocketEndpoint } {
+export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}): { app: uWS.TemplatedApp; routes: RestRoute[]; ws: WebSocketEndpoint } {
   assertNativeUws();
   const app = uWS.App();
   const routes = restRoutes(appRouter);
   deps.fanout = createFanout(app);
   const ws = mountWebSocket(app, deps);
-  mountRest(app, deps, routes);
+  mountRest(app, deps, routes, opts);
   mountTrpcHttp(app, deps);
   mountAuthRoutes(app, deps);
   mountRootRedirect(app);

@@ -21,20 +21,38 @@ const htmlHeaders = {
 };
 
 /** Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON. */
-export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]): void {
+export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[], opts: { constantAnswers?: boolean } = {}): void {
   for (const route of routes) {
+    const constant = opts.constantAnswers === false ? null : constantAnswer(route);
     for (const pattern of route.patterns) {
       app[lower[route.method]](pattern, (res, req) => {
+        // Answered inside uWS's callback: no promise, no microtask hop, the write is corked by uWS.
+        if (constant?.body !== undefined && !req.getQuery()) {
+          res.writeStatus('200 OK').writeHeader('content-type', 'application/json; charset=utf-8').end(constant.body);
+          return;
+        }
         const reply = new Reply(res);
         const http = copyRequest(req);
         const params = route.params.map((_, i) => req.getParameter(i) ?? '');
-        handle(deps, route, reply, http, params).catch((err) => sendError(deps, reply, err, route));
+        handle(deps, route, reply, http, params, constant).catch((err) => sendError(deps, reply, err, route));
       });
     }
   }
 }
 
-async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq, rawParams: string[]) {
+/** Holder of a `rest.constant` route's body, filled by its first successful answer. */
+type ConstantAnswer = { body?: string };
+
+function constantAnswer(route: RestRoute): ConstantAnswer | null {
+  const rest = route.meta.rest!;
+  if (!rest.constant) return null;
+  if (route.method !== 'GET' || route.meta.access !== 'none' || rest.produces || route.params.length > 0 || route.procedure._def.inputs.length > 0) {
+    throw new Error(`${route.path}: rest.constant is for public, inputless GET routes with a JSON answer`);
+  }
+  return {};
+}
+
+async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq, rawParams: string[], constant: ConstantAnswer | null) {
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
   const body = hasBody ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
   const input = buildInput(route, http, rawParams, body);
@@ -53,7 +71,9 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
     reply.send(200, headers, base64 !== undefined ? Buffer.from(base64, 'base64') : text!);
     return;
   }
-  reply.json(200, output);
+  const json = JSON.stringify(output);
+  if (constant) constant.body = json;
+  reply.send(200, { 'content-type': 'application/json; charset=utf-8' }, json);
 }
 
 function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: Buffer | null): unknown {

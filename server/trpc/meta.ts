@@ -16,8 +16,10 @@ export interface Meta {
    * REST binding under /api/v1. `produces`: a non-JSON body (the procedure returns `{contentType, base64}`
    * for images or `{contentType, text}` for text). `aliases`: the same route also at these root paths.
    * `root`: the path is relative to the server root, not /api/v1 (the board page).
+   * `constant`: a public, inputless JSON query whose answer never changes (liveness): the REST door
+   * keeps the body of its first successful answer and sends it without calling the procedure again.
    */
-  rest?: { method: HttpMethod; path: string; produces?: 'image/png' | 'text/html' | 'text/plain'; aliases?: string[]; root?: boolean };
+  rest?: { method: HttpMethod; path: string; produces?: 'image/png' | 'text/html' | 'text/plain'; aliases?: string[]; root?: boolean; constant?: boolean };
   tag: string;
   summary: string;
   access: 'none' | 'member' | 'view' | 'admin';

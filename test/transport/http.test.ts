@@ -30,6 +30,20 @@ t.test('health without auth', async (t) => {
   t.match(res.headers.get('content-type'), /application\/json/);
 });
 
+t.test('health is rest.constant: later answers are the first answer\'s bytes, a query string is still refused', async (t) => {
+  const first = await rawHttp('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n', 200);
+  for (let i = 0; i < 3; i++) {
+    const again = await rawHttp('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n', 200);
+    t.match(again, /^HTTP\/1\.1 200 OK\r\n/);
+    t.match(again, /\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
+    t.equal(again.slice(again.indexOf('\r\n\r\n')), first.slice(first.indexOf('\r\n\r\n')), 'same body');
+  }
+  const query = await api('GET', '/health?verbose=1');
+  t.equal(query.status, 400, 'an unknown query parameter is a 400 on the constant route too');
+  t.same(query.body, { error: 'unknown query parameter verbose' });
+  t.same((await api('POST', '/health')).status, 404, 'other methods are not answered by it');
+});
+
 t.test('unknown routes and methods: 404 with exactly {error}', async (t) => {
   const cases: [string, string][] = [
     ['GET', '/api/v1/nope'], ['POST', '/api/v1/health'], ['PUT', '/api/v1/admin/clock-in'], ['DELETE', '/api/v1/admin/on-duty'],
