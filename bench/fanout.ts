@@ -35,7 +35,7 @@ import type { Memory, WindowCpu, WindowEnd, WindowStart } from './lib/fanout-con
 import { BENCH_GUILD, BOARD_TOPICS, benchPeople, benchRanks, benchUnits } from './lib/fanout-events.ts';
 import { Latencies } from './lib/http-load.ts';
 import { ipcPeer } from './lib/ipc.ts';
-import { canNice, canPin, cpuMsOf, openFileLimits, spawnNode, systemBusyMs, type BenchChild } from './lib/procs.ts';
+import { benchRun, canNice, canPin, cpuMsOf, openFileLimits, spawnNode, systemBusyMs, type BenchChild } from './lib/procs.ts';
 import type { ConnectResult, FanoutLoadJob, FanoutLoadReport } from './load/fanout.ts';
 
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
@@ -113,23 +113,8 @@ export async function run(args: string[]): Promise<void> {
   if (limits.hard < needFiles) throw new Error(`open-file limit too low: ${Math.max(...boardCounts)} boards need ${needFiles}, hard limit is ${limits.hard} (raise it with ulimit -Hn)`);
   const nofile = limits.soft < needFiles ? Math.min(limits.hard, 65_536) : undefined;
 
-  const children: BenchChild[] = [];
-  let db: BenchDatabase | null = null;
-  let cleaning: Promise<void> | null = null;
-  /** Once only: the signal handler and the `finally` below may both ask, and both wait for the same work. */
-  const cleanup = () => (cleaning ??= (async () => {
-    await Promise.all(children.splice(0).map((c) => c.stop()));
-    await db?.close();
-  })());
-  const interrupted = () => void cleanup().finally(() => process.exit(130));
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  const started = (child: BenchChild) => (children.push(child), child);
-  const stopped = async (child: BenchChild) => {
-    await child.stop();
-    const at = children.indexOf(child);
-    if (at >= 0) children.splice(at, 1);
-  };
+  const run = benchRun();
+  const { started, stopped } = run;
 
   try {
     const t0 = performance.now();
@@ -138,7 +123,7 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(`bench fanout: 1 guild, ${boardCounts.join(' and ')} boards, each 1 subscription to ${BOARD_TOPICS.join(', ')}; `
       + `${rate} events/s; ${warmupMs / 1000} s warm-up + ${events} measured events (cut at ${maxWindowMs / 1000} s); server on CPU 0, load generator on CPU 1`
       + `${nice ? `, both at nice ${nice}` : ''}\n`);
-    db = await benchDatabase();
+    const db = run.database(await benchDatabase());
     // The server allows a few sockets per credential (limits.wsSocketsPerPrincipal): boards share keys in small groups.
     const perPrincipal = loadConfig({ DEMO: '0' }).limits.wsSocketsPerPrincipal;
     const boardsPerKey = Math.max(1, Math.floor(perPrincipal / 2));
@@ -209,9 +194,7 @@ export async function run(args: string[]): Promise<void> {
     for (const n of notes) process.stdout.write(`note: ${n}\n`);
     process.stdout.write(`done in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-    await cleanup();
+    await run.close();
   }
 }
 

@@ -20,7 +20,7 @@ import { createApiKey } from '../server/domains/apikeys/service.ts';
 import { insertGuild } from '../server/domains/guilds/store.ts';
 import { insertPerson } from '../server/domains/people/store.ts';
 import { benchDatabase, type BenchDatabase } from './lib/db.ts';
-import { canPin, spawnNode, type BenchChild } from './lib/procs.ts';
+import { benchRun, canPin, spawnNode } from './lib/procs.ts';
 import type { LoadJob, LoadReport } from './load/rest.ts';
 
 const GUILD = '900000000000000001';
@@ -68,23 +68,8 @@ export async function run(args: string[]): Promise<void> {
   const profileDir = values.profile ? resolve(values.profile) : null;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 
-  const children: BenchChild[] = [];
-  let db: BenchDatabase | null = null;
-  let cleaning: Promise<void> | null = null;
-  /** Once only: the signal handler and the `finally` below may both ask, and both wait for the same work. */
-  const cleanup = () => (cleaning ??= (async () => {
-    await Promise.all(children.splice(0).map((c) => c.stop()));
-    await db?.close();
-  })());
-  const interrupted = () => void cleanup().finally(() => process.exit(130));
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-
-  const started = (child: BenchChild) => (children.push(child), child);
-  const stopped = async (child: BenchChild) => {
-    await child.stop();
-    children.splice(children.indexOf(child), 1);
-  };
+  const run = benchRun();
+  const { started, stopped } = run;
   const load = async (job: LoadJob): Promise<LoadReport> => {
     const child = started(spawnNode(file('./load/rest.ts'), { cpu: 1, args: [JSON.stringify(job)] }));
     try {
@@ -99,7 +84,7 @@ export async function run(args: string[]): Promise<void> {
     const t0 = performance.now();
     canPin();
     process.stdout.write(`bench rest: ${connections} connections, ${people} people; per contender ${rounds} round(s) of ${warmupMs / 1000} s warm-up + ${durationMs / 1000} s measured, best round counts\n`);
-    db = await benchDatabase();
+    const db = run.database(await benchDatabase());
     const { key, badges, userIds } = await seed(db, people);
     const postmasterPid = db.postmasterPid ?? undefined;
     const notes: string[] = [];
@@ -115,15 +100,14 @@ export async function run(args: string[]): Promise<void> {
     const barePort = (await bare.firstMessage).port as number;
     const port = (await server.firstMessage).port as number;
     const procedurePort = (await viaProcedure.firstMessage).port as number;
-    const sqlDb = db;
     const contenders: Contender[] = ([
       { kind: 'health', label: 'bare uWS   GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port: barePort, serverPid: bare.pid, ...common }) },
       { kind: 'health', label: 'server     GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port, serverPid: server.pid, ...common }) },
       { kind: 'health', label: 'server     GET /api/v1/health, procedure path', unit: 'req/s', job: () => ({ kind: 'health', port: procedurePort, serverPid: viaProcedure.pid, ...common }) },
       { kind: 'clock', label: 'server     clock-in + clock-out, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common, connections: 1 }) },
-      { kind: 'clock', label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: sqlDb.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
+      { kind: 'clock', label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
       { kind: 'clock', label: `server     clock-in + clock-out, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common }) },
-      { kind: 'clock', label: `raw SQL    insert + update, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: sqlDb.url, guildId: GUILD, userIds, postmasterPid, ...common }) },
+      { kind: 'clock', label: `raw SQL    insert + update, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, userIds, postmasterPid, ...common }) },
     ] satisfies Contender[]).filter((c) => !only || c.kind === only);
     // Rounds interleave the contenders, so a burst of outside load hurts one round, not one contender.
     const reports: LoadReport[][] = contenders.map(() => []);
@@ -172,9 +156,7 @@ export async function run(args: string[]): Promise<void> {
     for (const n of notes) process.stdout.write(`note: ${n}\n`);
     process.stdout.write(`done in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
   } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-    await cleanup();
+    await run.close();
   }
 }
 

@@ -135,3 +135,41 @@ export function openFileLimits(): { soft: number; hard: number } {
   const [soft, hard] = (out.stdout ?? '').trim().split(/\s+/);
   return { soft: parse(soft), hard: parse(hard) };
 }
+
+/**
+ * The child processes and database of one bench run. Cleanup happens once, whoever asks first: a
+ * SIGINT/SIGTERM (then exit 130) or `close()` in the run's `finally`; both wait for the same work.
+ */
+export function benchRun() {
+  const children: BenchChild[] = [];
+  let database: { close(): Promise<void> } | null = null;
+  let cleaning: Promise<void> | null = null;
+  const cleanup = () => (cleaning ??= (async () => {
+    await Promise.all(children.splice(0).map((c) => c.stop()));
+    await database?.close();
+  })());
+  const interrupted = () => void cleanup().finally(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  return {
+    started(child: BenchChild): BenchChild {
+      children.push(child);
+      return child;
+    },
+    async stopped(child: BenchChild): Promise<void> {
+      await child.stop();
+      const at = children.indexOf(child);
+      if (at >= 0) children.splice(at, 1);
+    },
+    /** Closed after the children on cleanup. */
+    database<T extends { close(): Promise<void> }>(db: T): T {
+      database = db;
+      return db;
+    },
+    async close(): Promise<void> {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      await cleanup();
+    },
+  };
+}
