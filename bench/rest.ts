@@ -29,6 +29,8 @@ const file = (rel: string) => new URL(rel, import.meta.url).pathname;
 interface Contender {
   label: string;
   kind: 'health' | 'clock';
+  /** What the verdicts look the row up by. */
+  id: 'bare' | 'health' | 'procedure' | 'clock1' | 'sql1' | 'clockN' | 'sqlN';
   unit: string;
   /** Writes to the database: checkpoint before, check for open shifts after. */
   db?: boolean;
@@ -36,6 +38,7 @@ interface Contender {
 }
 
 interface Row {
+  id: Contender['id'];
   label: string;
   unit: string;
   rounds: LoadReport[];
@@ -101,13 +104,13 @@ export async function run(args: string[]): Promise<void> {
     const port = (await server.firstMessage).port as number;
     const procedurePort = (await viaProcedure.firstMessage).port as number;
     const contenders: Contender[] = ([
-      { kind: 'health', label: 'bare uWS   GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port: barePort, serverPid: bare.pid, ...common }) },
-      { kind: 'health', label: 'server     GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port, serverPid: server.pid, ...common }) },
-      { kind: 'health', label: 'server     GET /api/v1/health, procedure path', unit: 'req/s', job: () => ({ kind: 'health', port: procedurePort, serverPid: viaProcedure.pid, ...common }) },
-      { kind: 'clock', label: 'server     clock-in + clock-out, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common, connections: 1 }) },
-      { kind: 'clock', label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
-      { kind: 'clock', label: `server     clock-in + clock-out, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common }) },
-      { kind: 'clock', label: `raw SQL    insert + update, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, userIds, postmasterPid, ...common }) },
+      { kind: 'health', id: 'bare', label: 'bare uWS   GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port: barePort, serverPid: bare.pid, ...common }) },
+      { kind: 'health', id: 'health', label: 'server     GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port, serverPid: server.pid, ...common }) },
+      { kind: 'health', id: 'procedure', label: 'server     GET /api/v1/health, procedure path', unit: 'req/s', job: () => ({ kind: 'health', port: procedurePort, serverPid: viaProcedure.pid, ...common }) },
+      { kind: 'clock', id: 'clock1', label: 'server     clock-in + clock-out, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common, connections: 1 }) },
+      { kind: 'clock', id: 'sql1', label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
+      { kind: 'clock', id: 'clockN', label: `server     clock-in + clock-out, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common }) },
+      { kind: 'clock', id: 'sqlN', label: `raw SQL    insert + update, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, userIds, postmasterPid, ...common }) },
     ] satisfies Contender[]).filter((c) => !only || c.kind === only);
     // Rounds interleave the contenders, so a burst of outside load hurts one round, not one contender.
     const reports: LoadReport[][] = contenders.map(() => []);
@@ -123,17 +126,15 @@ export async function run(args: string[]): Promise<void> {
     await stopped(viaProcedure);
     if (server.stderr.length) notes.push(`server wrote ${server.stderr.length} log line(s) to stderr, first: ${server.stderr.slice(0, 3).join(' | ')}`);
 
-    const rows: Row[] = contenders.map((c, i) => ({ label: c.label, unit: c.unit, rounds: reports[i], report: best(reports[i]) }));
+    const rows: Row[] = contenders.map((c, i) => ({ id: c.id, label: c.label, unit: c.unit, rounds: reports[i], report: best(reports[i]) }));
     printTable(rows);
-    const row = (label: string) => rows.find((r) => r.label.startsWith(label));
-    const [bareH, serverH] = [row('bare uWS'), rows.find((r) => r.label === 'server     GET /api/v1/health')];
-    const [clock, raw] = [row('server     clock-in + clock-out, 1 loop'), row('raw SQL    insert + update, 1 loop')];
-    const [clockN, rawN] = [row(`server     clock-in + clock-out, ${connections} loops`), row(`raw SQL    insert + update, ${connections} loops`)];
+    const row = (id: Contender['id']) => rows.find((r) => r.id === id);
+    const [bareH, serverH, procH] = [row('bare'), row('health'), row('procedure')];
+    const [clock, raw, clockN, rawN] = [row('clock1'), row('sql1'), row('clockN'), row('sqlN')];
     process.stdout.write('\n');
     if (bareH && serverH) {
       process.stdout.write(verdict('health', rate(serverH) / rate(bareH), 'bare uWS', 0.8));
       process.stdout.write(`(server CPU per request: health ${(usPerOp(serverH) / usPerOp(bareH)).toFixed(1)}x bare uWS; health is rest.constant: its body comes from the procedure's first answer)\n`);
-      const procH = row('server     GET /api/v1/health, procedure path');
       if (procH) process.stdout.write(`${'procedure:'.padEnd(14)}${(rate(procH) / rate(bareH)).toFixed(2)}x bare uWS (informational: any other route pays the tRPC procedure call and an async reply, ${usPerOp(procH).toFixed(0)} us/request here)\n`);
       if (saturated(bareH.report)) {
         notes.push(`the load generator, not bare uWS, was the limit (loadgen ${cpuPct(bareH.report.cpuMs.loadgen, bareH)}, bare uWS ${cpuPct(bareH.report.cpuMs.server, bareH)} of a core): the health ratio is an upper bound`);

@@ -3,13 +3,14 @@ import type { Db } from './db.ts';
 import type { Actor } from './tx.ts';
 import type { GuildEvent, Topic } from '../hub/topics.ts';
 
-type Fragment = postgres.PendingQuery<postgres.Row[]>;
+/** A piece of a tagged query, spliced into another with `${...}`. */
+export type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 /**
  * The guild stream's next seq, taken under its row lock (held until commit, so committed seqs are
  * contiguous and in commit order), for each row of `from`; an empty `from` takes none.
  */
-export function nextSeqCte(db: Db, guildId: string, from: Fragment): Fragment {
+function nextSeqCte(db: Db, guildId: string, from: Fragment): Fragment {
   return db`stream as (
     insert into event_streams as s (guild_id, epoch, seq)
     select ${guildId}, substr(md5(random()::text), 1, 8), 1 from ${from}
@@ -30,11 +31,11 @@ export interface OneStatementEvent {
 }
 
 /**
- * For a write that fits in one statement: CTEs that write the change's event (and audit row) in
- * that same statement. Run without BEGIN/COMMIT it is one round trip with the guarantees of
- * `inGuildTx` — rows, event and audit commit together or not at all, seqs contiguous in commit
- * order. The statement selects `outboxColumns` from `outboxJoin`, and `eventOf` reads them back.
- * For the hot writes only (clock-in/out): their deltas are then built in SQL, not in the service.
+ * CTEs that write a change's event (and audit row) in the statement that makes the change. A write
+ * that fits in one statement (clock-in/out, deltas built in SQL) runs it without BEGIN/COMMIT: one
+ * round trip, with the guarantees of `inGuildTx` — rows, event and audit commit together or not at
+ * all, seqs contiguous in commit order. `inGuildTx` ends its transaction with it too (deltas as a
+ * JSON parameter). The statement selects `outboxColumns` from `outboxJoin`; `eventOf` reads them.
  */
 export function outboxCtes(db: Db, guildId: string, e: OneStatementEvent): Fragment {
   const topics = [...e.topics].sort();

@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
-import { nextSeqCte } from './outbox.ts';
+import { eventOf, outboxColumns, outboxCtes, outboxJoin } from './outbox.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
 
 /** Who did it, for the audit log. */
@@ -77,21 +77,17 @@ async function writeOutbox(
   audits: { kind: string; id: string; action: string; data: object }[],
 ): Promise<GuildEvent | null> {
   const deltas = Object.fromEntries(ops) as GuildEvent['deltas'];
-  const topicList = [...ops.keys()].sort();
   const [row] = await sql`
-    with ${nextSeqCte(sql, guildId, sql`(select where ${topicList.length > 0}) changed`)}, written as (
-      insert into events (guild_id, seq, topics, deltas)
-      select ${guildId}, seq, ${topicList}::text[], ${sql.json(deltas as never)} from stream
-      returning seq
-    ), audited as (
+    with ${outboxCtes(sql, guildId, {
+      from: sql`(select where ${ops.size > 0}) changed`,
+      topics: [...ops.keys()],
+      deltas: sql`${sql.json(deltas as never)}::jsonb`,
+    })}, audited as (
       insert into audit_log (guild_id, actor_kind, actor_id, action, data)
       select ${guildId}, a.kind, a.id, a.action, a.data
       from jsonb_to_recordset(${sql.json(audits as never)}) as a(kind text, id text, action text, data jsonb)
-      returning id
     )
-    select stream.epoch, stream.seq::float8 as seq, (extract(epoch from now()) * 1000)::float8 as at,
-      (select count(*) from written)::int as written, (select count(*) from audited)::int as audited
-    from (select 1) one left join stream on true`;
-  if (row.seq === null) return null;
-  return { guildId, epoch: row.epoch, seq: row.seq, at: Math.round(row.at), deltas };
+    select ${outboxColumns(sql)} from (select 1) one ${outboxJoin(sql)}`;
+  const event = eventOf(guildId, row);
+  return event && { ...event, deltas }; // the bus gets the ops as emitted, not their JSON round trip
 }

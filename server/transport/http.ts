@@ -28,6 +28,8 @@ export function copyRequest(req: uWS.HttpRequest, allHeaders = false): HttpReq {
   return { method: req.getCaseSensitiveMethod().toUpperCase(), path: req.getUrl(), query: req.getQuery() ?? '', headers };
 }
 
+export const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' } as const;
+
 /** A response that knows whether the client went away; every write is corked and skipped when aborted. */
 export class Reply {
   aborted = false;
@@ -48,7 +50,7 @@ export class Reply {
   }
 
   json(status: number, value: unknown, headers: Record<string, string> = {}): void {
-    this.send(status, { 'content-type': 'application/json; charset=utf-8', ...headers }, JSON.stringify(value));
+    this.send(status, { ...jsonHeaders, ...headers }, JSON.stringify(value));
   }
 
   error(err: AppError | { code: string; message: string; retryAfterS?: number }): void {

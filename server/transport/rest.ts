@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts';
 import { createContext } from '../trpc/context.ts';
 import { publicMessage } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
-import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply, type HttpReq } from './http.ts';
+import { copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
 
 const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
@@ -28,7 +28,7 @@ export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]
       app[lower[route.method]](pattern, (res, req) => {
         // Answered inside uWS's callback: no promise, no microtask hop, the write is corked by uWS.
         if (constant?.body !== undefined && !req.getQuery()) {
-          res.writeStatus('200 OK').writeHeader('content-type', 'application/json; charset=utf-8').end(constant.body);
+          res.writeStatus('200 OK').writeHeader('content-type', jsonHeaders['content-type']).end(constant.body);
           return;
         }
         const reply = new Reply(res);
@@ -73,7 +73,7 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   }
   const json = JSON.stringify(output);
   if (constant) constant.body = json;
-  reply.send(200, { 'content-type': 'application/json; charset=utf-8' }, json);
+  reply.send(200, jsonHeaders, json);
 }
 
 function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: Buffer | null): unknown {

@@ -30,7 +30,7 @@ t.test('health without auth', async (t) => {
   t.match(res.headers.get('content-type'), /application\/json/);
 });
 
-t.test('health is rest.constant: later answers are the first answer\'s bytes, a query string is still refused', async (t) => {
+t.test('health (rest.constant) answers the same status, header and bytes every time; a query string is still refused', async (t) => {
   const first = await rawHttp('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n', 200);
   for (let i = 0; i < 3; i++) {
     const again = await rawHttp('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n', 200);

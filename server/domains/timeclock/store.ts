@@ -1,9 +1,6 @@
-import type postgres from 'postgres';
 import type { Db } from '../../store/db.ts';
-import { eventOf, outboxColumns, outboxCtes, outboxJoin } from '../../store/outbox.ts';
+import { eventOf, outboxColumns, outboxCtes, outboxJoin, type Fragment } from '../../store/outbox.ts';
 import type { Actor } from '../../store/tx.ts';
-
-type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
 export interface PersonRef { userId: string; nickname: string; badge: string | null; rank: string | null }
 export type Who = { badge: string } | { userId: string };
