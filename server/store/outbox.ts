@@ -1,61 +1,58 @@
 import type postgres from 'postgres';
-import type { Db } from './db.ts';
-import type { Actor } from './tx.ts';
-import type { GuildEvent, Topic } from '../hub/topics.ts';
-
-/** A piece of a tagged query, spliced into another with `${...}`. */
-export type Fragment = postgres.PendingQuery<postgres.Row[]>;
+import type { GuildEvent } from '../hub/topics.ts';
 
 /**
- * The guild stream's next seq, taken under its row lock (held until commit, so committed seqs are
- * contiguous and in commit order), for each row of `from`; an empty `from` takes none.
+ * The parts of a change's event, as SQL text for a `statement` (built once, `$n` parameters).
+ * Every expression may use the columns of `from`.
  */
-function nextSeqCte(db: Db, guildId: string, from: Fragment): Fragment {
-  return db`stream as (
-    insert into event_streams as s (guild_id, epoch, seq)
-    select ${guildId}, substr(md5(random()::text), 1, 8), 1 from ${from}
-    on conflict (guild_id) do update set seq = s.seq + 1
-    returning epoch, seq
-  )`;
-}
-
-export interface OneStatementEvent {
+export interface OutboxParts {
+  /** The guild id, e.g. `$1`. */
+  guild: string;
   /** A from-list of at most one row: the change happened. No row: no event, no audit row. */
-  from: Fragment;
-  /** Every topic `deltas` has a key for. */
-  topics: Topic[];
-  /** A jsonb expression over `from`: `{ topic: [op, ...] }`, ops as in hub/reducers.ts. */
-  deltas: Fragment;
-  /** An audit row written with the event; `data` is a jsonb expression over `from`. */
-  audit?: { action: string; actor: Actor; data: Fragment } | null;
+  from: string;
+  /** A `text[]` expression: every topic `deltas` has a key for (sorted; see `identifierArray`). */
+  topics: string;
+  /** A jsonb expression: `{ topic: [op, ...] }`, ops as in hub/reducers.ts. */
+  deltas: string;
+  /** Audit rows written with the event: `select`-list expressions, or a whole select over `from`. */
+  audit?: { action: string; actorKind: string; actorId: string; data: string } | { select: string } | null;
 }
 
 /**
- * CTEs that write a change's event (and audit row) in the statement that makes the change. A write
+ * CTEs that write a change's event (and audit rows) in the statement that makes the change. A write
  * that fits in one statement (clock-in/out, deltas built in SQL) runs it without BEGIN/COMMIT: one
  * round trip, with the guarantees of `inGuildTx` — rows, event and audit commit together or not at
- * all, seqs contiguous in commit order. `inGuildTx` ends its transaction with it too (deltas as a
- * JSON parameter). The statement selects `outboxColumns` from `outboxJoin`; `eventOf` reads them.
+ * all. `inGuildTx` ends its transaction with it too (deltas as a JSON parameter).
+ *
+ * The guild stream's next seq is taken under its row lock, held until commit, so committed seqs are
+ * contiguous and in commit order. The statement selects `outboxColumns` with `outboxJoin`; `eventOf`
+ * reads them.
  */
-export function outboxCtes(db: Db, guildId: string, e: OneStatementEvent): Fragment {
-  const topics = [...e.topics].sort();
-  const audited = e.audit
-    ? db`, audited as (
-        insert into audit_log (guild_id, actor_kind, actor_id, action, data)
-        select ${guildId}, ${e.audit.actor.kind}, ${e.audit.actor.id}, ${e.audit.action}, ${e.audit.data} from ${e.from}
-      )`
-    : db``;
-  return db`${nextSeqCte(db, guildId, e.from)}, written as (
+export function outboxCtes(e: OutboxParts): string {
+  const audit = !e.audit
+    ? ''
+    : 'select' in e.audit
+      ? `, audited as (insert into audit_log (guild_id, actor_kind, actor_id, action, data) ${e.audit.select})`
+      : `, audited as (
+          insert into audit_log (guild_id, actor_kind, actor_id, action, data)
+          select ${e.guild}, ${e.audit.actorKind}, ${e.audit.actorId}, ${e.audit.action}, ${e.audit.data} from ${e.from}
+        )`;
+  return `stream as (
+      insert into event_streams as s (guild_id, epoch, seq)
+      select ${e.guild}, substr(md5(random()::text), 1, 8), 1 from ${e.from}
+      on conflict (guild_id) do update set seq = s.seq + 1
+      returning epoch, seq
+    ), written as (
       insert into events (guild_id, seq, topics, deltas)
-      select ${guildId}, stream.seq, ${topics}::text[], ${e.deltas} from stream, ${e.from}
+      select ${e.guild}, stream.seq, ${e.topics}, ${e.deltas} from stream, ${e.from}
       returning deltas
-    )${audited}`;
+    )${audit}`;
 }
 
 /** Joins the event written by `outboxCtes` (none when nothing changed) to the statement's row. */
-export const outboxJoin = (db: Db): Fragment => db`left join stream on true left join written on true`;
+export const outboxJoin = 'left join stream on true left join written on true';
 
-export const outboxColumns = (db: Db): Fragment => db`stream.epoch as event_epoch, stream.seq::float8 as event_seq,
+export const outboxColumns = `stream.epoch as event_epoch, stream.seq::float8 as event_seq,
   written.deltas as event_deltas, (extract(epoch from now()) * 1000)::float8 as event_at`;
 
 /** The committed event of a statement built with `outboxCtes`; null when it changed nothing. */

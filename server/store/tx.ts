@@ -2,6 +2,7 @@ import type postgres from 'postgres';
 import type { Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
 import { eventOf, outboxColumns, outboxCtes, outboxJoin } from './outbox.ts';
+import { statement } from './statement.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
 
 /** Who did it, for the audit log. */
@@ -70,6 +71,13 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
   }
 }
 
+/** The event (when any topic changed) and audit rows of an `inGuildTx`; parameters in `writeOutbox`. */
+const outboxStatement = statement<[guildId: string, changed: boolean, topics: Topic[], deltas: GuildEvent['deltas'], audits: object[]]>(`
+  with ${outboxCtes({ guild: '$1', from: '(select where $2::boolean) changed', topics: '$3::text[]', deltas: '$4::jsonb',
+    audit: { select: `select $1, a.kind, a.id, a.action, a.data
+      from jsonb_to_recordset($5::jsonb) as a(kind text, id text, action text, data jsonb)` } })}
+  select ${outboxColumns} from (select 1) one ${outboxJoin}`);
+
 async function writeOutbox(
   sql: postgres.ReservedSql<{}>,
   guildId: string,
@@ -77,17 +85,7 @@ async function writeOutbox(
   audits: { kind: string; id: string; action: string; data: object }[],
 ): Promise<GuildEvent | null> {
   const deltas = Object.fromEntries(ops) as GuildEvent['deltas'];
-  const [row] = await sql`
-    with ${outboxCtes(sql, guildId, {
-      from: sql`(select where ${ops.size > 0}) changed`,
-      topics: [...ops.keys()],
-      deltas: sql`${sql.json(deltas as never)}::jsonb`,
-    })}, audited as (
-      insert into audit_log (guild_id, actor_kind, actor_id, action, data)
-      select ${guildId}, a.kind, a.id, a.action, a.data
-      from jsonb_to_recordset(${sql.json(audits as never)}) as a(kind text, id text, action text, data jsonb)
-    )
-    select ${outboxColumns(sql)} from (select 1) one ${outboxJoin(sql)}`;
+  const [row] = await outboxStatement(sql, guildId, ops.size > 0, [...ops.keys()].sort(), deltas, audits);
   const event = eventOf(guildId, row);
   return event && { ...event, deltas }; // the bus gets the ops as emitted, not their JSON round trip
 }

@@ -1,26 +1,102 @@
 import type { Db } from '../../store/db.ts';
-import { eventOf, outboxColumns, outboxCtes, outboxJoin, type Fragment } from '../../store/outbox.ts';
+import { eventOf, outboxColumns, outboxCtes, outboxJoin } from '../../store/outbox.ts';
+import { identifierArray, statement } from '../../store/statement.ts';
 import type { Actor } from '../../store/tx.ts';
 
 export interface PersonRef { userId: string; nickname: string; badge: string | null; rank: string | null }
 export type Who = { badge: string } | { userId: string };
 
+/**
+ * The two hot writes are fixed statements (see store/statement.ts), four each: by badge or user id,
+ * with or without an audit row. Parameters: $1 guild id, $2 badge or user id, and with an audit
+ * row $3 action, $4 actor kind, $5 actor id.
+ */
+type By = 'badge' | 'userId';
+const variants = <T>(build: (by: By, audited: boolean) => T) => ({
+  badge: [build('badge', false), build('badge', true)] as const,
+  userId: [build('userId', false), build('userId', true)] as const,
+});
+type ShiftParams = [guildId: string, who: string] | [guildId: string, who: string, action: string, actorKind: string, actorId: string];
+
 /** `p`: the person addressed by badge or user id, with their rank name — the first CTE of the shift statements. */
-function person(db: Db, guildId: string, who: Who) {
-  const match = 'badge' in who ? db`p.badge = ${who.badge}` : db`p.user_id = ${who.userId}`;
-  return db`p as (
+const person = (by: By) => `p as (
     select p.user_id, p.nickname, p.badge, r.name as rank from people p
     left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
-    where p.guild_id = ${guildId} and ${match}
+    where p.guild_id = $1 and ${by === 'badge' ? 'p.badge' : 'p.user_id'} = $2
   )`;
-}
 
 /** An audit row to write with the change, or none (the badge routes of game scripts, spec §3). */
 export type AuditAs = { action: string; actor: Actor } | null;
 
 /** Epoch ms of a timestamptz as JSON, truncated like the `Date` postgres.js makes of it. */
-const ms = (db: Db, column: Fragment) => db`floor(extract(epoch from ${column}) * 1000)::bigint`;
-const dutyOp = (db: Db, onDuty: boolean) => db`jsonb_build_object('op', 'duty', 'userId', p.user_id, 'onDuty', ${onDuty}::boolean)`;
+const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint`;
+const dutyOp = (onDuty: boolean) => `jsonb_build_object('op', 'duty', 'userId', p.user_id, 'onDuty', ${onDuty})`;
+const auditCols = (data: string) => ({ action: '$3', actorKind: '$4', actorId: '$5', data });
+
+const openShiftStatements = variants((by, audited) => statement<ShiftParams>(`
+  with ${person(by)}, opened as (
+    insert into shifts (guild_id, user_id) select $1, user_id from p
+    on conflict (guild_id, user_id) where clock_out_at is null do nothing
+    returning clock_in_at
+  ), ${outboxCtes({
+    guild: '$1',
+    from: 'p, opened',
+    topics: identifierArray(['alarm', 'dispatchers', 'onDuty', 'overview', 'standby']),
+    deltas: `jsonb_build_object(
+      'onDuty', jsonb_build_array(jsonb_build_object('op', 'upsert', 'key', p.user_id, 'value', jsonb_build_object(
+        'userId', p.user_id, 'nickname', p.nickname, 'badge', p.badge, 'rank', p.rank, 'since', ${ms('opened.clock_in_at')}))),
+      'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', 1)),
+      'dispatchers', jsonb_build_array(${dutyOp(true)}),
+      'alarm', jsonb_build_array(${dutyOp(true)}),
+      'standby', jsonb_build_array(${dutyOp(true)}))`,
+    audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id)`) : null,
+  })}
+  select p.*, opened.clock_in_at, ${outboxColumns} from p left join opened on true ${outboxJoin}`));
+
+const closeShiftStatements = variants((by, audited) => statement<ShiftParams>(`
+  with ${person(by)}, closed as (
+    update shifts s set clock_out_at = now(), status = 'CLOSED' from p
+    where s.guild_id = $1 and s.user_id = p.user_id and s.clock_out_at is null
+    returning s.clock_in_at, s.clock_out_at
+  ), slots as (
+    delete from dispatcher_slots d using p, closed
+    where d.guild_id = $1 and d.user_id = p.user_id returning d.slot
+  ), seats as (
+    delete from unit_members m using p, closed
+    where m.guild_id = $1 and m.user_id = p.user_id returning m.unit_id
+  ), freed as (
+    select coalesce((select array_agg(slot order by slot) from slots), '{}') as slots,
+      coalesce((select array_agg(u.callsign order by u.callsign) from seats join units u
+        on u.guild_id = $1 and u.id = seats.unit_id), '{}') as callsigns,
+      ${ms('closed.clock_out_at')} - ${ms('closed.clock_in_at')} as duration_ms
+    from closed
+  ), ${outboxCtes({
+    guild: '$1',
+    from: 'p, freed',
+    topics: identifierArray(['access', 'alarm', 'dispatchers', 'einsatzEntries', 'onDuty', 'overview', 'units']),
+    deltas: `jsonb_build_object(
+      'onDuty', jsonb_build_array(jsonb_build_object('op', 'remove', 'key', p.user_id)),
+      'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', -1))
+        || case when cardinality(freed.slots) > 0
+          then jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'dispatchers', 'by', -cardinality(freed.slots)))
+          else '[]'::jsonb end,
+      'dispatchers', jsonb_build_array(${dutyOp(false)}) || coalesce((select jsonb_agg(
+        jsonb_build_object('op', 'remove', 'key', slot::text) order by slot) from unnest(freed.slots) slot), '[]'::jsonb),
+      'units', jsonb_build_array(${dutyOp(false)}) || coalesce((select jsonb_agg(
+        jsonb_build_object('op', 'unlink', 'key', callsign, 'field', 'members', 'id', p.user_id) order by callsign)
+        from unnest(freed.callsigns) callsign), '[]'::jsonb),
+      'alarm', jsonb_build_array(${dutyOp(false)}),
+      'access', jsonb_build_array(jsonb_build_object('op', 'changed', 'userId', p.user_id)),
+      'einsatzEntries', jsonb_build_array(jsonb_build_object('op', 'membersLeft', 'userId', p.user_id, 'callsigns', to_jsonb(freed.callsigns))))`,
+    audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id, 'durationMs', greatest(0, freed.duration_ms))`) : null,
+  })}
+  select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns}
+  from p left join closed on true left join freed on true ${outboxJoin}`));
+
+function shiftParams(guildId: string, who: Who, audit: AuditAs): ShiftParams {
+  const key = 'badge' in who ? who.badge : who.userId;
+  return audit ? [guildId, key, audit.action, audit.actor.kind, audit.actor.id] : [guildId, key];
+}
 
 /**
  * Opens a shift for the person with `badge` (or `userId`) and writes its event (and audit row) —
@@ -30,24 +106,8 @@ const dutyOp = (db: Db, onDuty: boolean) => db`jsonb_build_object('op', 'duty', 
  * their duty flips for `dispatchers`, `alarm` and `standby` (notices: those views depend on it).
  */
 export async function openShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
-  const [row] = await db`
-    with ${person(db, guildId, who)}, opened as (
-      insert into shifts (guild_id, user_id) select ${guildId}, user_id from p
-      on conflict (guild_id, user_id) where clock_out_at is null do nothing
-      returning clock_in_at
-    ), ${outboxCtes(db, guildId, {
-      from: db`p, opened`,
-      topics: ['onDuty', 'overview', 'dispatchers', 'alarm', 'standby'],
-      deltas: db`jsonb_build_object(
-        'onDuty', jsonb_build_array(jsonb_build_object('op', 'upsert', 'key', p.user_id, 'value', jsonb_build_object(
-          'userId', p.user_id, 'nickname', p.nickname, 'badge', p.badge, 'rank', p.rank, 'since', ${ms(db, db`opened.clock_in_at`)}))),
-        'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', 1)),
-        'dispatchers', jsonb_build_array(${dutyOp(db, true)}),
-        'alarm', jsonb_build_array(${dutyOp(db, true)}),
-        'standby', jsonb_build_array(${dutyOp(db, true)}))`,
-      audit: audit && { ...audit, data: db`jsonb_build_object('userId', p.user_id)` },
-    })}
-    select p.*, opened.clock_in_at, ${outboxColumns(db)} from p left join opened on true ${outboxJoin(db)}`;
+  const run = openShiftStatements['badge' in who ? 'badge' : 'userId'][audit ? 1 : 0];
+  const [row] = await run(db, ...shiftParams(guildId, who, audit));
   if (!row) return { person: null, clockInAt: null, event: null };
   return { person: toPerson(row), clockInAt: (row.clock_in_at as Date | null) ?? null, event: eventOf(guildId, row) };
 }
@@ -61,44 +121,8 @@ export async function openShift(db: Db, guildId: string, who: Who, audit: AuditA
  * and `alarm`, `access` changed, and `einsatzEntries` learns which units the person left.
  */
 export async function closeShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
-  const [row] = await db`
-    with ${person(db, guildId, who)}, closed as (
-      update shifts s set clock_out_at = now(), status = 'CLOSED' from p
-      where s.guild_id = ${guildId} and s.user_id = p.user_id and s.clock_out_at is null
-      returning s.clock_in_at, s.clock_out_at
-    ), slots as (
-      delete from dispatcher_slots d using p, closed
-      where d.guild_id = ${guildId} and d.user_id = p.user_id returning d.slot
-    ), seats as (
-      delete from unit_members m using p, closed
-      where m.guild_id = ${guildId} and m.user_id = p.user_id returning m.unit_id
-    ), freed as (
-      select coalesce((select array_agg(slot order by slot) from slots), '{}') as slots,
-        coalesce((select array_agg(u.callsign order by u.callsign) from seats join units u
-          on u.guild_id = ${guildId} and u.id = seats.unit_id), '{}') as callsigns,
-        ${ms(db, db`closed.clock_out_at`)} - ${ms(db, db`closed.clock_in_at`)} as duration_ms
-      from closed
-    ), ${outboxCtes(db, guildId, {
-      from: db`p, freed`,
-      topics: ['onDuty', 'overview', 'dispatchers', 'units', 'alarm', 'access', 'einsatzEntries'],
-      deltas: db`jsonb_build_object(
-        'onDuty', jsonb_build_array(jsonb_build_object('op', 'remove', 'key', p.user_id)),
-        'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', -1))
-          || case when cardinality(freed.slots) > 0
-            then jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'dispatchers', 'by', -cardinality(freed.slots)))
-            else '[]'::jsonb end,
-        'dispatchers', jsonb_build_array(${dutyOp(db, false)}) || coalesce((select jsonb_agg(
-          jsonb_build_object('op', 'remove', 'key', slot::text) order by slot) from unnest(freed.slots) slot), '[]'::jsonb),
-        'units', jsonb_build_array(${dutyOp(db, false)}) || coalesce((select jsonb_agg(
-          jsonb_build_object('op', 'unlink', 'key', callsign, 'field', 'members', 'id', p.user_id) order by callsign)
-          from unnest(freed.callsigns) callsign), '[]'::jsonb),
-        'alarm', jsonb_build_array(${dutyOp(db, false)}),
-        'access', jsonb_build_array(jsonb_build_object('op', 'changed', 'userId', p.user_id)),
-        'einsatzEntries', jsonb_build_array(jsonb_build_object('op', 'membersLeft', 'userId', p.user_id, 'callsigns', to_jsonb(freed.callsigns))))`,
-      audit: audit && { ...audit, data: db`jsonb_build_object('userId', p.user_id, 'durationMs', greatest(0, freed.duration_ms))` },
-    })}
-    select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns(db)}
-    from p left join closed on true left join freed on true ${outboxJoin(db)}`;
+  const run = closeShiftStatements['badge' in who ? 'badge' : 'userId'][audit ? 1 : 0];
+  const [row] = await run(db, ...shiftParams(guildId, who, audit));
   if (!row) return { person: null, shift: null, event: null };
   const shift = row.clock_out_at
     ? { clockInAt: row.clock_in_at as Date, clockOutAt: row.clock_out_at as Date, slots: row.slots as number[], callsigns: row.callsigns as string[] }
