@@ -1,5 +1,6 @@
 import type postgres from 'postgres';
 import type { Db } from './db.ts';
+import { onWarm } from './warm.ts';
 
 /**
  * A parameter of a fixed statement. The first run describes the statement, and from then on each
@@ -10,14 +11,15 @@ export type StatementParam = string | number | boolean | null | readonly unknown
 
 /**
  * A hot statement whose text is built once, at module load, with `$1…$n` parameters. It runs as
- * a named prepared statement: a call only binds its parameters.
+ * a named prepared statement: a call only binds its parameters. Given the pool, it runs on the warm
+ * connection when that is free (warm.ts).
  *
  * Why not a tagged query: postgres.js rebuilds a tagged query on every call, and one that splices
  * fragments (the clock statements have about fifteen) costs about 200 µs of CPU per call, more than
  * PostgreSQL needs to run it. Every other query stays a tagged query.
  */
 export function statement<P extends readonly StatementParam[]>(text: string): (db: Db, ...params: P) => Promise<postgres.Row[]> {
-  return (db, ...params) => db.unsafe(text, params as unknown as postgres.ParameterOrJSON<never>[], { prepare: true });
+  return (db, ...params) => onWarm(db, (conn) => conn.unsafe(text, params as unknown as postgres.ParameterOrJSON<never>[], { prepare: true }));
 }
 
 /** A `text[]` literal of identifiers (topic names): checked, so it can be spliced into statement text. */

@@ -3,6 +3,7 @@ import type { Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
 import { eventOf, outboxColumns, outboxCtes, outboxJoin } from './outbox.ts';
 import { statement } from './statement.ts';
+import { reserveWarm } from './warm.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
 
 /** Who did it, for the audit log. */
@@ -30,7 +31,7 @@ export interface Tx {
 export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const ops = new Map<Topic, Op[]>();
   const audits: { kind: string; id: string; action: string; data: object }[] = [];
-  const conn = await sql.reserve();
+  const { conn, release } = await reserveWarm(sql);
   let open = false;
   try {
     const begin = conn`begin`.execute();
@@ -67,7 +68,7 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
     if (open) await conn`rollback`.catch(() => {});
     throw err;
   } finally {
-    conn.release();
+    release();
   }
 }
 
