@@ -12,7 +12,7 @@ export interface OutboxParts {
   from: string;
   /** A `text[]` expression: every topic `deltas` has a key for (sorted; see `identifierArray`). */
   topics: string;
-  /** A jsonb expression: `{ topic: [op, ...] }`, ops as in hub/reducers.ts. */
+  /** A json expression: `{ topic: [op, ...] }`, ops as in hub/reducers.ts (events.deltas is json: stored as built). */
   deltas: string;
   /** Audit rows written with the event: `select`-list expressions, or a whole select over `from`. */
   audit?: { action: string; actorKind: string; actorId: string; data: string } | { select: string } | null;

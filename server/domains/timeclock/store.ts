@@ -30,7 +30,13 @@ export type AuditAs = { action: string; actor: Actor } | null;
 
 /** Epoch ms of a timestamptz as JSON, truncated like the `Date` postgres.js makes of it. */
 const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint`;
-const dutyOp = (onDuty: boolean) => `jsonb_build_object('op', 'duty', 'userId', p.user_id, 'onDuty', ${onDuty})`;
+const dutyOp = (onDuty: boolean) => `json_build_object('op', 'duty', 'userId', p.user_id, 'onDuty', ${onDuty})`;
+const onDutyDown = `json_build_object('op', 'add', 'field', 'onDuty', 'by', -1)`;
+/** `[duty off, op for each freed item in order]`: the json array of a topic that loses the person's items. */
+const dutyThen = (op: string, from: string, order: string) => `(select json_agg(op order by first desc, item) from (
+    select true as first, null as item, ${dutyOp(false)} as op
+    union all select false, ${order}, ${op} from ${from}
+  ) ops)`;
 const auditCols = (data: string) => ({ action: '$3', actorKind: '$4', actorId: '$5', data });
 
 const openShiftStatements = variants((by, audited) => statement<ShiftParams>(`
@@ -42,13 +48,13 @@ const openShiftStatements = variants((by, audited) => statement<ShiftParams>(`
     guild: '$1',
     from: 'p, opened',
     topics: identifierArray(['alarm', 'dispatchers', 'onDuty', 'overview', 'standby']),
-    deltas: `jsonb_build_object(
-      'onDuty', jsonb_build_array(jsonb_build_object('op', 'upsert', 'key', p.user_id, 'value', jsonb_build_object(
+    deltas: `json_build_object(
+      'onDuty', json_build_array(json_build_object('op', 'upsert', 'key', p.user_id, 'value', json_build_object(
         'userId', p.user_id, 'nickname', p.nickname, 'badge', p.badge, 'rank', p.rank, 'since', ${ms('opened.clock_in_at')}))),
-      'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', 1)),
-      'dispatchers', jsonb_build_array(${dutyOp(true)}),
-      'alarm', jsonb_build_array(${dutyOp(true)}),
-      'standby', jsonb_build_array(${dutyOp(true)}))`,
+      'overview', json_build_array(json_build_object('op', 'add', 'field', 'onDuty', 'by', 1)),
+      'dispatchers', json_build_array(${dutyOp(true)}),
+      'alarm', json_build_array(${dutyOp(true)}),
+      'standby', json_build_array(${dutyOp(true)}))`,
     audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id)`) : null,
   })}
   select p.*, opened.clock_in_at, ${outboxColumns} from p left join opened on true ${outboxJoin}`));
@@ -74,20 +80,16 @@ const closeShiftStatements = variants((by, audited) => statement<ShiftParams>(`
     guild: '$1',
     from: 'p, freed',
     topics: identifierArray(['access', 'alarm', 'dispatchers', 'einsatzEntries', 'onDuty', 'overview', 'units']),
-    deltas: `jsonb_build_object(
-      'onDuty', jsonb_build_array(jsonb_build_object('op', 'remove', 'key', p.user_id)),
-      'overview', jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'onDuty', 'by', -1))
-        || case when cardinality(freed.slots) > 0
-          then jsonb_build_array(jsonb_build_object('op', 'add', 'field', 'dispatchers', 'by', -cardinality(freed.slots)))
-          else '[]'::jsonb end,
-      'dispatchers', jsonb_build_array(${dutyOp(false)}) || coalesce((select jsonb_agg(
-        jsonb_build_object('op', 'remove', 'key', slot::text) order by slot) from unnest(freed.slots) slot), '[]'::jsonb),
-      'units', jsonb_build_array(${dutyOp(false)}) || coalesce((select jsonb_agg(
-        jsonb_build_object('op', 'unlink', 'key', callsign, 'field', 'members', 'id', p.user_id) order by callsign)
-        from unnest(freed.callsigns) callsign), '[]'::jsonb),
-      'alarm', jsonb_build_array(${dutyOp(false)}),
-      'access', jsonb_build_array(jsonb_build_object('op', 'changed', 'userId', p.user_id)),
-      'einsatzEntries', jsonb_build_array(jsonb_build_object('op', 'membersLeft', 'userId', p.user_id, 'callsigns', to_jsonb(freed.callsigns))))`,
+    deltas: `json_build_object(
+      'onDuty', json_build_array(json_build_object('op', 'remove', 'key', p.user_id)),
+      'overview', case when cardinality(freed.slots) = 0
+        then json_build_array(${onDutyDown})
+        else json_build_array(${onDutyDown}, json_build_object('op', 'add', 'field', 'dispatchers', 'by', -cardinality(freed.slots))) end,
+      'dispatchers', ${dutyThen(`json_build_object('op', 'remove', 'key', slot::text)`, 'unnest(freed.slots) slot', 'slot')},
+      'units', ${dutyThen(`json_build_object('op', 'unlink', 'key', callsign, 'field', 'members', 'id', p.user_id)`, 'unnest(freed.callsigns) callsign', 'callsign')},
+      'alarm', json_build_array(${dutyOp(false)}),
+      'access', json_build_array(json_build_object('op', 'changed', 'userId', p.user_id)),
+      'einsatzEntries', json_build_array(json_build_object('op', 'membersLeft', 'userId', p.user_id, 'callsigns', to_json(freed.callsigns))))`,
     audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id, 'durationMs', greatest(0, freed.duration_ms))`) : null,
   })}
   select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns}
