@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { randomBase62, toBase62 } from '../core/ids.ts';
 
@@ -26,6 +26,7 @@ export function isWellFormedApiKey(key: string): boolean {
   return m !== null && checksum(m[2]) === m[3];
 }
 
+/** SHA-256 of a key or token, as stored. One-shot `crypto.hash`: every authenticated request hashes its credential. */
 export function hashSecret(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
+  return hash('sha256', secret, 'buffer');
 }
