@@ -52,11 +52,12 @@ export function outboxCtes(e: OutboxParts): string {
 /** Joins the event written by `outboxCtes` (none when nothing changed) to the statement's row. */
 export const outboxJoin = 'left join stream on true left join written on true';
 
-export const outboxColumns = `stream.epoch as event_epoch, stream.seq::float8 as event_seq,
-  written.deltas as event_deltas, (extract(epoch from now()) * 1000)::float8 as event_at`;
+/** The event's columns; without its deltas when the caller has them already (`inGuildTx`: the ops it emitted). */
+export const outboxColumns = (withDeltas = true) => `stream.epoch as event_epoch, stream.seq::float8 as event_seq,
+  ${withDeltas ? 'written.deltas as event_deltas,' : ''} (extract(epoch from now()) * 1000)::float8 as event_at`;
 
 /** The committed event of a statement built with `outboxCtes`; null when it changed nothing. */
-export function eventOf(guildId: string, row: postgres.Row): GuildEvent | null {
+export function eventOf(guildId: string, row: postgres.Row, deltas: GuildEvent['deltas'] = row.event_deltas): GuildEvent | null {
   if (row.event_seq === null || row.event_seq === undefined) return null;
-  return { guildId, epoch: row.event_epoch, seq: row.event_seq, at: Math.round(row.event_at), deltas: row.event_deltas };
+  return { guildId, epoch: row.event_epoch, seq: row.event_seq, at: Math.round(row.event_at), deltas };
 }

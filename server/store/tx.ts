@@ -77,7 +77,7 @@ const outboxStatement = statement<[guildId: string, changed: boolean, topics: To
   with ${outboxCtes({ guild: '$1', from: '(select where $2::boolean) changed', topics: '$3::text[]', deltas: '$4::json',
     audit: { select: `select $1, a.kind, a.id, a.action, a.data
       from jsonb_to_recordset($5::jsonb) as a(kind text, id text, action text, data jsonb)` } })}
-  select ${outboxColumns} from (select 1) one ${outboxJoin}`);
+  select ${outboxColumns(false)} from (select 1) one ${outboxJoin}`);
 
 async function writeOutbox(
   sql: postgres.ReservedSql<{}>,
@@ -87,6 +87,5 @@ async function writeOutbox(
 ): Promise<GuildEvent | null> {
   const deltas = Object.fromEntries(ops) as GuildEvent['deltas'];
   const [row] = await outboxStatement(sql, guildId, ops.size > 0, [...ops.keys()].sort(), deltas, audits);
-  const event = eventOf(guildId, row);
-  return event && { ...event, deltas }; // the bus gets the ops as emitted, not their JSON round trip
+  return eventOf(guildId, row, deltas); // the bus gets the ops as emitted, not their JSON round trip
 }

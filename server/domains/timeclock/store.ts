@@ -57,7 +57,7 @@ const openShiftStatements = variants((by, audited) => statement<ShiftParams>(`
       'standby', json_build_array(${dutyOp(true)}))`,
     audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id)`) : null,
   })}
-  select p.*, opened.clock_in_at, ${outboxColumns} from p left join opened on true ${outboxJoin}`));
+  select p.*, opened.clock_in_at, ${outboxColumns()} from p left join opened on true ${outboxJoin}`));
 
 const closeShiftStatements = variants((by, audited) => statement<ShiftParams>(`
   with ${person(by)}, closed as (
@@ -92,7 +92,7 @@ const closeShiftStatements = variants((by, audited) => statement<ShiftParams>(`
       'einsatzEntries', json_build_array(json_build_object('op', 'membersLeft', 'userId', p.user_id, 'callsigns', to_json(freed.callsigns))))`,
     audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id, 'durationMs', greatest(0, freed.duration_ms))`) : null,
   })}
-  select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns}
+  select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns()}
   from p left join closed on true left join freed on true ${outboxJoin}`));
 
 function shiftParams(guildId: string, who: Who, audit: AuditAs): ShiftParams {
