@@ -14,12 +14,12 @@ export interface OutboxParts {
   topics: string;
   /** A json expression: `{ topic: [op, ...] }`, ops as in hub/reducers.ts (events.deltas is json: stored as built). */
   deltas: string;
-  /** Audit rows written with the event: `select`-list expressions, or a whole select over `from`. */
-  audit?: { action: string; actorKind: string; actorId: string; data: string } | { select: string } | null;
+  /** An audit row written with the event (select-list expressions over `from`), or none. */
+  audit?: { action: string; actorKind: string; actorId: string; data: string } | null;
 }
 
 /**
- * CTEs that write a change's event (and audit rows) in the statement that makes the change. A write
+ * CTEs that write a change's event (and audit row) in the statement that makes the change. A write
  * that fits in one statement (clock-in/out, deltas built in SQL) runs it without BEGIN/COMMIT: one
  * round trip, with the guarantees of `inGuildTx` — rows, event and audit commit together or not at
  * all. `inGuildTx` ends its transaction with it too (deltas as a JSON parameter).
@@ -29,14 +29,12 @@ export interface OutboxParts {
  * reads them.
  */
 export function outboxCtes(e: OutboxParts): string {
-  const audit = !e.audit
-    ? ''
-    : 'select' in e.audit
-      ? `, audited as (insert into audit_log (guild_id, actor_kind, actor_id, action, data) ${e.audit.select})`
-      : `, audited as (
-          insert into audit_log (guild_id, actor_kind, actor_id, action, data)
-          select ${e.guild}, ${e.audit.actorKind}, ${e.audit.actorId}, ${e.audit.action}, ${e.audit.data} from ${e.from}
-        )`;
+  const audit = e.audit
+    ? `, audited as (
+        insert into audit_log (guild_id, actor_kind, actor_id, action, data)
+        select ${e.guild}, ${e.audit.actorKind}, ${e.audit.actorId}, ${e.audit.action}, ${e.audit.data} from ${e.from}
+      )`
+    : '';
   return `stream as (
       insert into event_streams as s (guild_id, epoch, seq)
       select ${e.guild}, substr(md5(random()::text), 1, 8), 1 from ${e.from}

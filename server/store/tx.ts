@@ -72,11 +72,12 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
   }
 }
 
-/** The event (when any topic changed) and audit rows of an `inGuildTx`; parameters in `writeOutbox`. */
+/** The event (when any topic changed) and all audit rows of an `inGuildTx`; parameters in `writeOutbox`. */
 const outboxStatement = statement<[guildId: string, changed: boolean, topics: Topic[], deltas: GuildEvent['deltas'], audits: object[]]>(`
-  with ${outboxCtes({ guild: '$1', from: '(select where $2::boolean) changed', topics: '$3::text[]', deltas: '$4::json',
-    audit: { select: `select $1, a.kind, a.id, a.action, a.data
-      from jsonb_to_recordset($5::jsonb) as a(kind text, id text, action text, data jsonb)` } })}
+  with ${outboxCtes({ guild: '$1', from: '(select where $2::boolean) changed', topics: '$3::text[]', deltas: '$4::json' })}, audited as (
+    insert into audit_log (guild_id, actor_kind, actor_id, action, data)
+    select $1, a.kind, a.id, a.action, a.data from jsonb_to_recordset($5::jsonb) as a(kind text, id text, action text, data jsonb)
+  )
   select ${outboxColumns(false)} from (select 1) one ${outboxJoin}`);
 
 async function writeOutbox(

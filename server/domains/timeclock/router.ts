@@ -3,15 +3,13 @@ import { requireSession } from '../../trpc/session.ts';
 import * as s from './schema.ts';
 import { clockIn, clockOut, clockStatus, onDuty } from './service.ts';
 
-const clockInTopics = ['onDuty', 'overview', 'dispatchers', 'alarm', 'standby'] as const;
-const clockOutTopics = ['onDuty', 'overview', 'dispatchers', 'units', 'alarm', 'access', 'einsatzEntries'] as const;
 const gameClock = ['timeclock:shift.ingame_clock'] as const;
 
 export const timeclockRouter = router({
   clockIn: guildProcedure
     .meta({
       rest: { method: 'POST', path: '/admin/clock-in' }, tag: 'Administration', summary: 'Clock a person in by badge.',
-      access: 'admin', capability: 'timeclock.manage', scopes: [...gameClock], module: 'timeclock', topics: [...clockInTopics],
+      access: 'admin', capability: 'timeclock.manage', scopes: [...gameClock], module: 'timeclock', topics: [...s.clockInTopics],
       errors: { 404: 'No person has the badge.', 409: 'Already clocked in.' },
     })
     .input(s.ClockByBadge).output(s.ClockInResult)
@@ -21,7 +19,7 @@ export const timeclockRouter = router({
     .meta({
       rest: { method: 'POST', path: '/admin/clock-out' }, tag: 'Administration',
       summary: 'Clock a person out by badge; frees their dispatcher slots and unit seats.',
-      access: 'admin', capability: 'timeclock.manage', scopes: [...gameClock], module: 'timeclock', topics: [...clockOutTopics],
+      access: 'admin', capability: 'timeclock.manage', scopes: [...gameClock], module: 'timeclock', topics: [...s.clockOutTopics],
       errors: { 404: 'No person has the badge.', 409: 'Not clocked in.' },
     })
     .input(s.ClockByBadge).output(s.ClockOutResult)
@@ -48,7 +46,7 @@ export const timeclockRouter = router({
     .meta({
       rest: { method: 'POST', path: '/me/clock-in' }, tag: 'Allgemein', summary: 'Clock yourself in.',
       access: 'member', capability: 'timeclock.own.use', sessionOnly: true, module: 'timeclock',
-      audit: 'shift.clock_in', topics: [...clockInTopics],
+      audit: 'shift.clock_in', topics: [...s.clockInTopics],
       errors: { 404: 'You have no personnel entry.', 409: 'Already clocked in.' },
     })
     .input(s.SelfClock).output(s.ClockInResult)
@@ -59,7 +57,7 @@ export const timeclockRouter = router({
       rest: { method: 'POST', path: '/me/clock-out' }, tag: 'Allgemein',
       summary: 'Clock yourself out; frees your dispatcher slots and unit seat.',
       access: 'member', capability: 'timeclock.own.use', sessionOnly: true, module: 'timeclock',
-      audit: 'shift.clock_out', topics: [...clockOutTopics],
+      audit: 'shift.clock_out', topics: [...s.clockOutTopics],
       errors: { 404: 'You have no personnel entry.', 409: 'Not clocked in.' },
     })
     .input(s.SelfClock).output(s.ClockOutResult)

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import { Badge } from '../../core/badge.ts';
+import type { Topic } from '../../hub/topics.ts';
+
+/** Topics a clock-in and a clock-out update: the keys of their events' deltas, and their routes' meta. */
+export const clockInTopics = ['onDuty', 'overview', 'dispatchers', 'alarm', 'standby'] as const satisfies readonly Topic[];
+export const clockOutTopics = ['onDuty', 'overview', 'dispatchers', 'units', 'alarm', 'access', 'einsatzEntries'] as const satisfies readonly Topic[];
 
 export const ClockByBadge = z.strictObject({ badge: Badge });
 export const BadgeParam = z.strictObject({ badge: Badge });

@@ -2,6 +2,7 @@ import type { Db } from '../../store/db.ts';
 import { eventOf, outboxColumns, outboxCtes, outboxJoin } from '../../store/outbox.ts';
 import { identifierArray, statement } from '../../store/statement.ts';
 import type { Actor } from '../../store/tx.ts';
+import { clockInTopics, clockOutTopics } from './schema.ts';
 
 export interface PersonRef { userId: string; nickname: string; badge: string | null; rank: string | null }
 export type Who = { badge: string } | { userId: string };
@@ -12,11 +13,18 @@ export type Who = { badge: string } | { userId: string };
  * row $3 action, $4 actor kind, $5 actor id.
  */
 type By = 'badge' | 'userId';
-const variants = <T>(build: (by: By, audited: boolean) => T) => ({
-  badge: [build('badge', false), build('badge', true)] as const,
-  userId: [build('userId', false), build('userId', true)] as const,
-});
 type ShiftParams = [guildId: string, who: string] | [guildId: string, who: string, action: string, actorKind: string, actorId: string];
+type ShiftStatement = ReturnType<typeof statement<ShiftParams>>;
+
+/** Builds the four variants once; the returned function runs the one `who` and `audit` call for. */
+function variants(build: (by: By, audited: boolean) => ShiftStatement) {
+  const built = { badge: [build('badge', false), build('badge', true)], userId: [build('userId', false), build('userId', true)] };
+  return (db: Db, guildId: string, who: Who, audit: AuditAs) => 'badge' in who
+    ? built.badge[audit ? 1 : 0](db, ...params(guildId, who.badge, audit))
+    : built.userId[audit ? 1 : 0](db, ...params(guildId, who.userId, audit));
+}
+const params = (guildId: string, who: string, audit: AuditAs): ShiftParams =>
+  audit ? [guildId, who, audit.action, audit.actor.kind, audit.actor.id] : [guildId, who];
 
 /** `p`: the person addressed by badge or user id, with their rank name — the first CTE of the shift statements. */
 const person = (by: By) => `p as (
@@ -39,7 +47,7 @@ const dutyThen = (op: string, from: string, order: string) => `(select json_agg(
   ) ops)`;
 const auditCols = (data: string) => ({ action: '$3', actorKind: '$4', actorId: '$5', data });
 
-const openShiftStatements = variants((by, audited) => statement<ShiftParams>(`
+const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
   with ${person(by)}, opened as (
     insert into shifts (guild_id, user_id) select $1, user_id from p
     on conflict (guild_id, user_id) where clock_out_at is null do nothing
@@ -47,7 +55,7 @@ const openShiftStatements = variants((by, audited) => statement<ShiftParams>(`
   ), ${outboxCtes({
     guild: '$1',
     from: 'p, opened',
-    topics: identifierArray(['alarm', 'dispatchers', 'onDuty', 'overview', 'standby']),
+    topics: identifierArray([...clockInTopics].sort()),
     deltas: `json_build_object(
       'onDuty', json_build_array(json_build_object('op', 'upsert', 'key', p.user_id, 'value', json_build_object(
         'userId', p.user_id, 'nickname', p.nickname, 'badge', p.badge, 'rank', p.rank, 'since', ${ms('opened.clock_in_at')}))),
@@ -59,7 +67,7 @@ const openShiftStatements = variants((by, audited) => statement<ShiftParams>(`
   })}
   select p.*, opened.clock_in_at, ${outboxColumns()} from p left join opened on true ${outboxJoin}`));
 
-const closeShiftStatements = variants((by, audited) => statement<ShiftParams>(`
+const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
   with ${person(by)}, closed as (
     update shifts s set clock_out_at = now(), status = 'CLOSED' from p
     where s.guild_id = $1 and s.user_id = p.user_id and s.clock_out_at is null
@@ -79,7 +87,7 @@ const closeShiftStatements = variants((by, audited) => statement<ShiftParams>(`
   ), ${outboxCtes({
     guild: '$1',
     from: 'p, freed',
-    topics: identifierArray(['access', 'alarm', 'dispatchers', 'einsatzEntries', 'onDuty', 'overview', 'units']),
+    topics: identifierArray([...clockOutTopics].sort()),
     deltas: `json_build_object(
       'onDuty', json_build_array(json_build_object('op', 'remove', 'key', p.user_id)),
       'overview', case when cardinality(freed.slots) = 0
@@ -95,11 +103,6 @@ const closeShiftStatements = variants((by, audited) => statement<ShiftParams>(`
   select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns()}
   from p left join closed on true left join freed on true ${outboxJoin}`));
 
-function shiftParams(guildId: string, who: Who, audit: AuditAs): ShiftParams {
-  const key = 'badge' in who ? who.badge : who.userId;
-  return audit ? [guildId, key, audit.action, audit.actor.kind, audit.actor.id] : [guildId, key];
-}
-
 /**
  * Opens a shift for the person with `badge` (or `userId`) and writes its event (and audit row) —
  * one statement, one round trip. `person` null: nobody matches; `clockInAt` null: already on duty
@@ -108,8 +111,7 @@ function shiftParams(guildId: string, who: Who, audit: AuditAs): ShiftParams {
  * their duty flips for `dispatchers`, `alarm` and `standby` (notices: those views depend on it).
  */
 export async function openShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
-  const run = openShiftStatements['badge' in who ? 'badge' : 'userId'][audit ? 1 : 0];
-  const [row] = await run(db, ...shiftParams(guildId, who, audit));
+  const [row] = await openShiftStatement(db, guildId, who, audit);
   if (!row) return { person: null, clockInAt: null, event: null };
   return { person: toPerson(row), clockInAt: (row.clock_in_at as Date | null) ?? null, event: eventOf(guildId, row) };
 }
@@ -123,8 +125,7 @@ export async function openShift(db: Db, guildId: string, who: Who, audit: AuditA
  * and `alarm`, `access` changed, and `einsatzEntries` learns which units the person left.
  */
 export async function closeShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
-  const run = closeShiftStatements['badge' in who ? 'badge' : 'userId'][audit ? 1 : 0];
-  const [row] = await run(db, ...shiftParams(guildId, who, audit));
+  const [row] = await closeShiftStatement(db, guildId, who, audit);
   if (!row) return { person: null, shift: null, event: null };
   const shift = row.clock_out_at
     ? { clockInAt: row.clock_in_at as Date, clockOutAt: row.clock_out_at as Date, slots: row.slots as number[], callsigns: row.callsigns as string[] }
