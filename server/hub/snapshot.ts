@@ -1,5 +1,4 @@
 import type { Sql } from '../store/db.ts';
-import { randomEpoch } from '../core/ids.ts';
 import type { TopicState } from './reducers.ts';
 import type { HotTopic } from './topics.ts';
 import { loadCalls, loadDispatchers, loadOnDuty, loadStandby, loadUnits } from './state/loaders.ts';
@@ -14,10 +13,8 @@ export interface GuildSnapshot {
 /**
  * Loads every hot topic of a guild and the stream position they correspond to, from one
  * REPEATABLE READ snapshot: the state is exactly the result of events 1..seq.
- * Creates the guild's stream row (seq 0) on first use so its epoch is fixed from then on.
  */
 export async function loadGuildSnapshot(sql: Sql, guildId: string): Promise<GuildSnapshot> {
-  await sql`insert into event_streams (guild_id, epoch, seq) values (${guildId}, ${randomEpoch()}, 0) on conflict do nothing`;
   return sql.begin('isolation level repeatable read read only', async (tx) => {
     const [stream] = await tx`select epoch, seq::float8 as seq from event_streams where guild_id = ${guildId}`;
     const [onDuty, dispatchers, units, standby, calls] = await Promise.all([

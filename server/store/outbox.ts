@@ -25,7 +25,8 @@ export interface OutboxParts {
  * all. `inGuildTx` ends its transaction with it too (deltas as a JSON parameter).
  *
  * The guild stream's next seq is taken under its row lock, held until commit, so committed seqs are
- * contiguous and in commit order. The statement selects `outboxColumns` with `outboxJoin`; `eventOf`
+ * contiguous and in commit order. Every guild has its stream row from creation on (sql/0006), so
+ * this is a plain UPDATE. The statement selects `outboxColumns` with `outboxJoin`; `eventOf`
  * reads them.
  */
 export function outboxCtes(e: OutboxParts): string {
@@ -36,10 +37,9 @@ export function outboxCtes(e: OutboxParts): string {
       )`
     : '';
   return `stream as (
-      insert into event_streams as s (guild_id, epoch, seq)
-      select ${e.guild}, substr(md5(random()::text), 1, 8), 1 from ${e.from}
-      on conflict (guild_id) do update set seq = s.seq + 1
-      returning epoch, seq
+      update event_streams s set seq = s.seq + 1 from ${e.from}
+      where s.guild_id = ${e.guild}
+      returning s.epoch, s.seq
     ), written as (
       insert into events (guild_id, seq, topics, deltas)
       select ${e.guild}, stream.seq, ${e.topics}, ${e.deltas} from stream, ${e.from}

@@ -1,3 +1,4 @@
+import { randomEpoch } from '../../core/ids.ts';
 import type { Db } from '../../store/db.ts';
 
 export interface GuildRow {
@@ -11,9 +12,12 @@ export async function guildById(db: Db, guildId: string): Promise<GuildRow | nul
   return row ? { id: row.id, name: row.name, modules: row.modules, tabOrder: row.tab_order, branding: row.branding, hasIcon: row.has_icon } : null;
 }
 
-/** Creates the guild; false when the id is taken. */
+/** Creates the guild with its event stream (seq 0: no events yet; sql/0006); false when the id is taken. */
 export async function insertGuild(db: Db, guildId: string, name: string): Promise<boolean> {
-  const rows = await db`insert into guilds (id, name) values (${guildId}, ${name}) on conflict (id) do nothing returning id`;
+  const rows = await db`
+    with guild as (insert into guilds (id, name) values (${guildId}, ${name}) on conflict (id) do nothing returning id),
+    stream as (insert into event_streams (guild_id, epoch, seq) select id, ${randomEpoch()}, 0 from guild)
+    select id from guild`;
   return rows.length > 0;
 }
 
