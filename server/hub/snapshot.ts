@@ -1,3 +1,4 @@
+import { AppError } from '../core/errors.ts';
 import type { Sql } from '../store/db.ts';
 import type { TopicState } from './reducers.ts';
 import type { HotTopic } from './topics.ts';
@@ -17,6 +18,7 @@ export interface GuildSnapshot {
 export async function loadGuildSnapshot(sql: Sql, guildId: string): Promise<GuildSnapshot> {
   return sql.begin('isolation level repeatable read read only', async (tx) => {
     const [stream] = await tx`select epoch, seq::float8 as seq from event_streams where guild_id = ${guildId}`;
+    if (!stream) throw new AppError('NOT_FOUND', `guild ${guildId} does not exist`); // every guild has its stream (sql/0006)
     const [onDuty, dispatchers, units, standby, calls] = await Promise.all([
       loadOnDuty(tx, guildId), loadDispatchers(tx, guildId), loadUnits(tx, guildId), loadStandby(tx, guildId), loadCalls(tx, guildId),
     ]);

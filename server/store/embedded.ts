@@ -28,7 +28,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
   if (!state || !initialised) state = { port: await freePort(), password: randomBytes(18).toString('base64url') };
 
   const url = (port: number) => `postgres://postgres:${encodeURIComponent(state!.password)}@127.0.0.1:${port}/postgres`;
-  const runningPort = initialised ? portOfRunningCluster(clusterDir) : null;
+  const runningPort = initialised ? await portOfRunningCluster(clusterDir, log) : null;
   if (runningPort !== null) return { url: url(runningPort), stop: async () => {} };
 
   const pg = (port: number) => new EmbeddedPostgres({
@@ -62,19 +62,42 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
   return { url: url(state.port), stop: () => instance.stop() };
 }
 
-/** Port from postmaster.pid when its postmaster process is alive, else null. */
-function portOfRunningCluster(clusterDir: string): number | null {
+/**
+ * Port of the postmaster running on the cluster, or null when none is. A postmaster that is still
+ * starting or stopping (a restart right after Ctrl-C) is waited for, up to `waitMs`: then it is
+ * either ready to reuse or gone, and this process starts its own.
+ */
+async function portOfRunningCluster(clusterDir: string, log: Log, waitMs = 30_000): Promise<number | null> {
+  const deadline = Date.now() + waitMs;
+  let told = false;
+  for (;;) {
+    const postmaster = readPostmaster(clusterDir);
+    if (!postmaster) return null;
+    if (postmaster.status !== 'starting' && postmaster.status !== 'stopping') return postmaster.port;
+    if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL in ${clusterDir} is still ${postmaster.status} after ${waitMs / 1000} s (pid ${postmaster.pid})`);
+    if (!told) log.info(`waiting for the embedded PostgreSQL, which is ${postmaster.status}`, { pid: postmaster.pid });
+    told = true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** postmaster.pid of a live postmaster: its pid, port and status line (PostgreSQL writes it), else null. */
+function readPostmaster(clusterDir: string): { pid: number; port: number; status: string } | null {
   const pidFile = join(clusterDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return null;
-  const lines = readFileSync(pidFile, 'utf8').split('\n');
+  let lines: string[];
+  try {
+    lines = readFileSync(pidFile, 'utf8').split('\n');
+  } catch {
+    return null; // none, or removed while we looked
+  }
   const pid = Number(lines[0]);
-  const port = Number(lines[3]);
+  const info = { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() };
   try {
     process.kill(pid, 0);
-    return port;
+    return info;
   } catch (e) {
     // EPERM: alive but owned by the postgres user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM' ? port : null;
+    return (e as NodeJS.ErrnoException).code === 'EPERM' ? info : null;
   }
 }
 

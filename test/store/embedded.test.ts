@@ -1,0 +1,40 @@
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Log } from '../../server/core/log.ts';
+import { connect } from '../../server/store/db.ts';
+import { startEmbeddedPostgres } from '../../server/store/embedded.ts';
+
+/** A real embedded cluster in a temporary DATA_DIR (initdb once), stopped again before the tests. */
+const dataDir = mkdtempSync(join(tmpdir(), 'dt-embedded-'));
+const lines: string[] = [];
+const log: Log = { debug: () => {}, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
+const first = await startEmbeddedPostgres(dataDir, log);
+await first.stop();
+t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));
+
+t.test('a restart while the previous postmaster is still stopping waits for it, then starts its own', async (t) => {
+  // A postmaster that is shutting down: a live process and postmaster.pid with status "stopping",
+  // as PostgreSQL writes it during a fast shutdown after Ctrl-C.
+  const stopping = spawn('sleep', ['30']);
+  t.teardown(() => stopping.kill());
+  const pidFile = join(dataDir, 'pg', 'postmaster.pid');
+  writeFileSync(pidFile, [stopping.pid, join(dataDir, 'pg'), '1795440000', '1', '/tmp', '127.0.0.1', '0 0', 'stopping  ', ''].join('\n'));
+
+  const began = Date.now();
+  const starting = startEmbeddedPostgres(dataDir, log);
+  setTimeout(() => {
+    stopping.kill();
+    unlinkSync(pidFile);
+  }, 700);
+  const db = await starting;
+  t.teardown(() => db.stop());
+  t.ok(Date.now() - began >= 700, 'it waited for the old postmaster to go');
+  t.ok(lines.some((l) => /waiting for the embedded PostgreSQL, which is stopping/.test(l)), 'and said so');
+  const sql = connect(db.url, 1);
+  t.teardown(() => sql.end({ timeout: 1 }));
+  const [row] = await sql`select 1 as one`;
+  t.equal(row.one, 1, 'the new cluster answers');
+});
