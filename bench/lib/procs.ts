@@ -101,6 +101,22 @@ export function cpuMsOf(pid: number): number {
   }
 }
 
+/**
+ * Waits until the processes have finished starting: less than `busyMs` of CPU between them over a
+ * `windowMs` window (module loading, tsx's compile service and V8's background work run for seconds
+ * after a target reports its port, on the CPU its load will need). False when they never settled
+ * within `maxMs`.
+ */
+export async function settled(pids: number[], { windowMs = 500, busyMs = 10, maxMs = 30_000 } = {}): Promise<boolean> {
+  const total = () => pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+  for (const deadline = Date.now() + maxMs; Date.now() < deadline;) {
+    const before = total();
+    await new Promise((resolve) => setTimeout(resolve, windowMs));
+    if (total() - before < busyMs) return true;
+  }
+  return false;
+}
+
 /** The postmaster and all its children (backends, walwriter, checkpointer, ...). */
 export function postgresPids(postmasterPid: number): number[] {
   const pids = [postmasterPid];
