@@ -17,52 +17,58 @@ import type { Db, Sql } from './db.ts';
  */
 interface Warm {
   sql: Sql;
-  /** Writes on it now (0 or 1: only taken when free). */
-  busy: number;
+  /** A write is on it now: it is only ever taken when free. */
+  taken: boolean;
 }
 
 const warmOf = new WeakMap<Db, Warm>();
 
 /** Attaches `warm` (a pool of one connection) to `pool`; `pool.end()` ends both. */
 export function attachWarm(pool: Sql, warm: Sql): void {
-  warmOf.set(pool, { sql: warm, busy: 0 });
+  warmOf.set(pool, { sql: warm, taken: false });
   const endPool = pool.end.bind(pool);
   pool.end = async (options) => {
     await Promise.all([endPool(options), warm.end(options)]);
   };
 }
 
+/** The warm connection of `db`, now taken by the caller; null when `db` has none or it is in use. */
+function take(db: Db): Warm | null {
+  const warm = warmOf.get(db);
+  if (!warm || warm.taken) return null;
+  warm.taken = true; // before any await: a concurrent write sees it taken
+  return warm;
+}
+
 /** Runs `fn` on the warm connection when `db` is a pool with a free one; otherwise on `db` itself. */
 export async function onWarm<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> {
-  const warm = warmOf.get(db);
-  if (!warm || warm.busy > 0) return fn(db);
-  warm.busy++; // before any await: a concurrent write sees it taken
+  const warm = take(db);
+  if (!warm) return fn(db);
   try {
     return await fn(warm.sql);
   } finally {
-    warm.busy--;
+    warm.taken = false;
   }
 }
 
 /** A reserved connection for a transaction: the warm one when free, else one from the pool. */
 export async function reserveWarm(pool: Sql): Promise<{ conn: postgres.ReservedSql<{}>; release(): void }> {
-  const warm = warmOf.get(pool);
-  if (!warm || warm.busy > 0) {
+  const warm = take(pool);
+  if (!warm) {
     const conn = await pool.reserve();
     return { conn, release: () => conn.release() };
   }
-  warm.busy++;
   try {
     const conn = await warm.sql.reserve();
     return {
       conn,
       release: () => {
         conn.release();
-        warm.busy--;
+        warm.taken = false;
       },
     };
   } catch (err) {
-    warm.busy--;
+    warm.taken = false;
     throw err;
   }
 }
