@@ -7,6 +7,7 @@ import { migrate, sqlDir } from '../../server/store/migrate.ts';
 import { connect } from '../../server/store/db.ts';
 import { insertGuild } from '../../server/domains/guilds/store.ts';
 import type { GuildEvent } from '../../server/hub/topics.ts';
+import { loadGuildSnapshot } from '../../server/hub/snapshot.ts';
 
 const db = await freshDatabase();
 t.teardown(db.drop);
@@ -17,6 +18,17 @@ bus.onEvents((evs) => published.push(...evs));
 await insertGuild(sql, 'g1', 'One');
 await insertGuild(sql, 'g2', 'Two');
 const actor = { kind: 'system' as const, id: 'test' };
+
+t.test('a guild is created with its stream at seq 0; the snapshot of a guild that does not exist is NOT_FOUND', async (t) => {
+  t.ok(await insertGuild(sql, 'g-new', 'New'));
+  const [stream] = await sql`select epoch, seq::int from event_streams where guild_id = 'g-new'`;
+  t.equal(stream?.seq, 0, 'no events yet');
+  const snap = await loadGuildSnapshot(sql, 'g-new');
+  t.same([snap.epoch, snap.seq], [stream.epoch, 0], 'the hub starts from that stream');
+  t.notOk(await insertGuild(sql, 'g-new', 'Again'), 'an existing id is refused');
+  t.equal((await sql`select count(*)::int as n from event_streams where guild_id = 'g-new'`)[0].n, 1, 'and keeps its one stream');
+  await t.rejects(loadGuildSnapshot(sql, 'no-such-guild'), { code: 'NOT_FOUND' });
+});
 
 t.test('concurrent transactions get contiguous seqs per guild, in commit order, written with the change', async (t) => {
   await Promise.all(Array.from({ length: 40 }, (_, i) => inGuildTx(sql, bus, i % 2 ? 'g1' : 'g2', async (tx) => {
