@@ -1,5 +1,6 @@
 import type { Db } from '../../store/db.ts';
 import { eventOf, outboxColumns, outboxCtes, outboxJoin } from '../../store/outbox.ts';
+import { jsonSql, sqlElements, sqlJson, sqlNumber, sqlSpread, sqlText, sqlWhen } from '../../store/json-text.ts';
 import { identifierArray, statement } from '../../store/statement.ts';
 import type { Actor } from '../../store/tx.ts';
 import { clockInTopics, clockOutTopics } from './schema.ts';
@@ -36,15 +37,10 @@ const person = (by: By) => `p as (
 /** An audit row to write with the change, or none (the badge routes of game scripts, spec §3). */
 export type AuditAs = { action: string; actor: Actor } | null;
 
-/** Epoch ms of a timestamptz as JSON, truncated like the `Date` postgres.js makes of it. */
+/** Epoch ms of a timestamptz, truncated like the `Date` postgres.js makes of it. */
 const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint`;
-const dutyOp = (onDuty: boolean) => `json_build_object('op', 'duty', 'userId', p.user_id, 'onDuty', ${onDuty})`;
-const onDutyDown = `json_build_object('op', 'add', 'field', 'onDuty', 'by', -1)`;
-/** `[duty off, op for each freed item in order]`: the json array of a topic that loses the person's items. */
-const dutyThen = (op: string, from: string, order: string) => `(select json_agg(op order by first desc, item) from (
-    select true as first, null as item, ${dutyOp(false)} as op
-    union all select false, ${order}, ${op} from ${from}
-  ) ops)`;
+const userId = sqlText('p.user_id');
+const duty = (onDuty: boolean) => ({ op: 'duty', userId, onDuty });
 const auditCols = (data: string) => ({ action: '$3', actorKind: '$4', actorId: '$5', data });
 
 const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
@@ -56,13 +52,14 @@ const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
     guild: '$1',
     from: 'p, opened',
     topics: identifierArray([...clockInTopics].sort()),
-    deltas: `json_build_object(
-      'onDuty', json_build_array(json_build_object('op', 'upsert', 'key', p.user_id, 'value', json_build_object(
-        'userId', p.user_id, 'nickname', p.nickname, 'badge', p.badge, 'rank', p.rank, 'since', ${ms('opened.clock_in_at')}))),
-      'overview', json_build_array(json_build_object('op', 'add', 'field', 'onDuty', 'by', 1)),
-      'dispatchers', json_build_array(${dutyOp(true)}),
-      'alarm', json_build_array(${dutyOp(true)}),
-      'standby', json_build_array(${dutyOp(true)}))`,
+    deltas: jsonSql({
+      onDuty: [{ op: 'upsert', key: userId, value: {
+        userId, nickname: sqlText('p.nickname'), badge: sqlText('p.badge'), rank: sqlText('p.rank'), since: sqlNumber(ms('opened.clock_in_at')) } }],
+      overview: [{ op: 'add', field: 'onDuty', by: 1 }],
+      dispatchers: [duty(true)],
+      alarm: [duty(true)],
+      standby: [duty(true)],
+    }),
     audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id)`) : null,
   })}
   select p.*, opened.clock_in_at, ${outboxColumns()} from p left join opened on true ${outboxJoin}`));
@@ -79,25 +76,28 @@ const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
     delete from unit_members m using p, closed
     where m.guild_id = $1 and m.user_id = p.user_id returning m.unit_id
   ), freed as (
-    select coalesce((select array_agg(slot order by slot) from slots), '{}') as slots,
-      coalesce((select array_agg(u.callsign order by u.callsign) from seats join units u
-        on u.guild_id = $1 and u.id = seats.unit_id), '{}') as callsigns,
+    select s.slots, s.slot_ops, c.callsigns, c.unit_ops,
       ${ms('closed.clock_out_at')} - ${ms('closed.clock_in_at')} as duration_ms
-    from closed
+    from p, closed,
+      (select coalesce(array_agg(slot order by slot), '{}') as slots,
+        ${sqlElements({ op: 'remove', key: sqlText('slot::text') }, 'slot')} as slot_ops from slots) s,
+      (select coalesce(array_agg(u.callsign order by u.callsign), '{}') as callsigns,
+        ${sqlElements({ op: 'unlink', key: sqlText('u.callsign'), field: 'members', id: userId }, 'u.callsign')} as unit_ops
+        from p, seats join units u on u.guild_id = $1 and u.id = seats.unit_id) c
   ), ${outboxCtes({
     guild: '$1',
     from: 'p, freed',
     topics: identifierArray([...clockOutTopics].sort()),
-    deltas: `json_build_object(
-      'onDuty', json_build_array(json_build_object('op', 'remove', 'key', p.user_id)),
-      'overview', case when cardinality(freed.slots) = 0
-        then json_build_array(${onDutyDown})
-        else json_build_array(${onDutyDown}, json_build_object('op', 'add', 'field', 'dispatchers', 'by', -cardinality(freed.slots))) end,
-      'dispatchers', ${dutyThen(`json_build_object('op', 'remove', 'key', slot::text)`, 'unnest(freed.slots) slot', 'slot')},
-      'units', ${dutyThen(`json_build_object('op', 'unlink', 'key', callsign, 'field', 'members', 'id', p.user_id)`, 'unnest(freed.callsigns) callsign', 'callsign')},
-      'alarm', json_build_array(${dutyOp(false)}),
-      'access', json_build_array(json_build_object('op', 'changed', 'userId', p.user_id)),
-      'einsatzEntries', json_build_array(json_build_object('op', 'membersLeft', 'userId', p.user_id, 'callsigns', to_json(freed.callsigns))))`,
+    deltas: jsonSql({
+      onDuty: [{ op: 'remove', key: userId }],
+      overview: [{ op: 'add', field: 'onDuty', by: -1 },
+        sqlWhen('cardinality(freed.slots) > 0', { op: 'add', field: 'dispatchers', by: sqlNumber('-cardinality(freed.slots)') })],
+      dispatchers: [duty(false), sqlSpread('freed.slot_ops')],
+      units: [duty(false), sqlSpread('freed.unit_ops')],
+      alarm: [duty(false)],
+      access: [{ op: 'changed', userId }],
+      einsatzEntries: [{ op: 'membersLeft', userId, callsigns: sqlJson('to_json(freed.callsigns)') }],
+    }),
     audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id, 'durationMs', greatest(0, freed.duration_ms))`) : null,
   })}
   select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns()}
