@@ -66,8 +66,8 @@ const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
 
 const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
   with ${person(by)}, closed as (
-    update shifts s set clock_out_at = now(), status = 'CLOSED' from p
-    where s.guild_id = $1 and s.user_id = p.user_id and s.clock_out_at is null
+    update shifts s set clock_out_at = now(), status = 'CLOSED'
+    where s.guild_id = $1 and s.user_id = (select user_id from p) and s.clock_out_at is null
     returning s.clock_in_at, s.clock_out_at
   ), slots as (
     delete from dispatcher_slots d using p, closed
