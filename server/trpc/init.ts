@@ -34,12 +34,12 @@ const authorize = t.middleware(async ({ ctx, meta, type, next }) => {
     if (!ctx.facts.jsonBody) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'requests with a session must send Content-Type: application/json');
   }
   if (meta.module) {
-    const mods = await ctx.deps.guilds.modules(p.guildId);
+    const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId);
     if (!mods || !mods[meta.module]) throw new AppError('NOT_FOUND', `module "${meta.module}" is switched off for this guild`);
   }
   checkAccess(p, meta);
   const actor: Actor = p.kind === 'key' ? { kind: 'key', id: p.keyId } : { kind: 'session', id: p.userId };
-  return next({ ctx: { ...ctx, principal: p, guildId: p.guildId, actor } });
+  return next({ ctx: { principal: p, guildId: p.guildId, actor } }); // next() merges these into ctx
 });
 
 /** Decides 403s from meta alone; see `Meta` for the levels. */

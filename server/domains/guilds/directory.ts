@@ -12,6 +12,10 @@ export function createGuildDirectory(sql: Sql, bus: Bus) {
   });
   bus.onResync(() => cache.clear());
   return {
+    /** The cached switches without a round trip; undefined when not cached (then `modules`). */
+    cachedModules(guildId: string): Record<ModuleName, boolean> | null | undefined {
+      return cache.get(guildId);
+    },
     async modules(guildId: string): Promise<Record<ModuleName, boolean> | null> {
       let hit = cache.get(guildId);
       if (hit === undefined) {
