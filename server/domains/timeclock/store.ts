@@ -6,6 +6,8 @@ import type { Actor } from '../../store/tx.ts';
 import { clockInTopics, clockOutTopics } from './schema.ts';
 
 export interface PersonRef { userId: string; nickname: string; badge: string | null; rank: string | null }
+/** Who was clocked out: clock-out reads no rank. */
+export type ClockedOutPerson = Omit<PersonRef, 'rank'>;
 export type Who = { badge: string } | { userId: string };
 
 /**
@@ -27,10 +29,13 @@ function variants(build: (by: By, audited: boolean) => ShiftStatement) {
 const params = (guildId: string, who: string, audit: AuditAs): ShiftParams =>
   audit ? [guildId, who, audit.action, audit.actor.kind, audit.actor.id] : [guildId, who];
 
-/** `p`: the person addressed by badge or user id, with their rank name — the first CTE of the shift statements. */
-const person = (by: By) => `p as (
-    select p.user_id, p.nickname, p.badge, r.name as rank from people p
-    left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
+/**
+ * `p`: the person addressed by badge or user id — the first CTE of the shift statements. With their
+ * rank's name for clock-in, whose deltas carry it; clock-out needs no rank.
+ */
+const person = (by: By, withRank: boolean) => `p as (
+    select p.user_id, p.nickname, p.badge${withRank ? `, r.name as rank from people p
+    left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id` : ' from people p'}
     where p.guild_id = $1 and ${by === 'badge' ? 'p.badge' : 'p.user_id'} = $2
   )`;
 
@@ -44,7 +49,7 @@ const duty = (onDuty: boolean) => ({ op: 'duty', userId, onDuty });
 const auditCols = (data: string) => ({ action: '$3', actorKind: '$4', actorId: '$5', data });
 
 const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
-  with ${person(by)}, opened as (
+  with ${person(by, true)}, opened as (
     insert into shifts (guild_id, user_id) select $1, user_id from p
     on conflict (guild_id, user_id) where clock_out_at is null do nothing
     returning clock_in_at
@@ -65,7 +70,7 @@ const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
   select p.*, opened.clock_in_at, ${outboxColumns()} from p left join opened on true ${outboxJoin}`));
 
 const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
-  with ${person(by)}, closed as (
+  with ${person(by, false)}, closed as (
     update shifts s set clock_out_at = now(), status = 'CLOSED'
     where s.guild_id = $1 and s.user_id = (select user_id from p) and s.clock_out_at is null
     returning s.clock_in_at, s.clock_out_at
@@ -130,7 +135,7 @@ export async function closeShift(db: Db, guildId: string, who: Who, audit: Audit
   const shift = row.clock_out_at
     ? { clockInAt: row.clock_in_at as Date, clockOutAt: row.clock_out_at as Date, slots: row.slots as number[], callsigns: row.callsigns as string[] }
     : null;
-  return { person: toPerson(row), shift, event: eventOf(guildId, row) };
+  return { person: toClockedOut(row), shift, event: eventOf(guildId, row) };
 }
 
 /** The person's current or last shift; `person` null when nobody has the badge. */
@@ -157,5 +162,9 @@ export async function onDutyPeople(db: Db, guildId: string) {
 }
 
 function toPerson(row: Record<string, unknown>): PersonRef {
-  return { userId: row.user_id as string, nickname: row.nickname as string, badge: (row.badge as string) ?? null, rank: (row.rank as string) ?? null };
+  return { ...toClockedOut(row), rank: (row.rank as string) ?? null };
+}
+
+function toClockedOut(row: Record<string, unknown>): ClockedOutPerson {
+  return { userId: row.user_id as string, nickname: row.nickname as string, badge: (row.badge as string) ?? null };
 }
