@@ -28,11 +28,11 @@ export type JsonShape =
 /** A text expression as a JSON string; SQL NULL as `null`. */
 export const sqlText = (expr: string) => new SqlValue(`coalesce(to_json(${expr})::text, 'null')`);
 
-/** A numeric or boolean expression as a JSON number or boolean; SQL NULL as `null`. */
-export const sqlNumber = (expr: string) => new SqlValue(`coalesce((${expr})::text, 'null')`);
-
 /** A json expression as it is; SQL NULL as `null`. */
 export const sqlJson = (expr: string) => new SqlValue(`coalesce((${expr})::text, 'null')`);
+
+/** A numeric or boolean expression as a JSON number or boolean: their text is already JSON. */
+export const sqlNumber = sqlJson;
 
 /**
  * An aggregate over the rows of the caller's query: `,<element>` per row in `order`, '' for none.
