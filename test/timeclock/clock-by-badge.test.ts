@@ -104,6 +104,38 @@ t.test('never clocked in: status OFF_DUTY, since null', async (t) => {
   t.same(res.body, { badgeNumber: '07', clockedIn: false, status: 'OFF_DUTY', since: null });
 });
 
+t.test('clock-out touches only that person; without slots or seats its deltas carry the duty notices alone', async (t) => {
+  // u2 (badge 12) is on duty from above and holds nothing; u3 clocks in and holds a slot and a seat.
+  t.equal((await api('POST', '/admin/clock-in', { key, body: { badge: 7 } })).status, 200);
+  await server.sql`insert into dispatcher_slots (guild_id, slot, user_id) values (${G}, 2, 'u3')`;
+  const [unit] = await server.sql`insert into units (guild_id, callsign) values (${G}, 'RTW-2') returning id`;
+  await server.sql`insert into unit_members (guild_id, unit_id, user_id) values (${G}, ${unit.id}, 'u3')`;
+
+  const e0 = server.events.length;
+  const res = await api('POST', '/admin/clock-out', { key, body: { badge: 12 } });
+  t.equal(res.status, 200);
+  t.match(res.body, { badgeNumber: '12', userId: 'u2', status: 'CLOSED', clearedDispatcherSlots: [], leftUnits: [] });
+  const duty = { op: 'duty', userId: 'u2', onDuty: false };
+  t.same(server.events.slice(e0).filter((e) => e.guildId === G).map((e) => e.deltas), [{
+    onDuty: [{ op: 'remove', key: 'u2' }],
+    overview: [{ op: 'add', field: 'onDuty', by: -1 }],
+    dispatchers: [duty],
+    units: [duty],
+    alarm: [duty],
+    access: [{ op: 'changed', userId: 'u2' }],
+    einsatzEntries: [{ op: 'membersLeft', userId: 'u2', callsigns: [] }],
+  }], 'one event; no remove, unlink or dispatcher count for what the person did not hold');
+
+  const onDuty = await api('GET', '/admin/on-duty', { key });
+  t.same(onDuty.body.people.map((p: any) => p.userId), ['u3'], 'the other person is still on duty');
+  const [{ slots }] = await server.sql`select count(*)::int as slots from dispatcher_slots where guild_id = ${G} and user_id = 'u3'`;
+  const [{ seats }] = await server.sql`select count(*)::int as seats from unit_members where guild_id = ${G} and user_id = 'u3'`;
+  t.same([slots, seats], [1, 1], "and keeps their slot and seat");
+
+  const out = await api('POST', '/admin/clock-out', { key, body: { badge: 7 } }); // later tests start with u3 off duty
+  t.match(out.body, { userId: 'u3', clearedDispatcherSlots: [2], leftUnits: ['RTW-2'] });
+});
+
 t.test('bad badges are 400 with {error}', async (t) => {
   const bad = [-1, 1.5, 'abc', '-1', '1.5', '', ' 1', '1e3', null, true, [], {}, 1e12, '0x1', '1234567'];
   for (const badge of bad) {
