@@ -34,8 +34,8 @@ const params = (guildId: string, who: string, audit: AuditAs): ShiftParams =>
  * rank's name for clock-in, whose deltas carry it; clock-out needs no rank.
  */
 const person = (by: By, withRank: boolean) => `p as (
-    select p.user_id, p.nickname, p.badge${withRank ? `, r.name as rank from people p
-    left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id` : ' from people p'}
+    select p.user_id, p.nickname, p.badge${withRank ? ', r.name as rank' : ''} from people p
+    ${withRank ? 'left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id' : ''}
     where p.guild_id = $1 and ${by === 'badge' ? 'p.badge' : 'p.user_id'} = $2
   )`;
 
