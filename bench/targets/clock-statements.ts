@@ -3,7 +3,7 @@
  * clock-out statements (shift, freed seats, event and seq in one statement each) and nothing else:
  * no auth, no tRPC, no validation, no bus. The bench shows it between the server and the raw SQL
  * loop, so the cost of the statements and the cost of the stack around them can be told apart.
- * Answers 200, or 409 when the statement changed nothing.
+ * Answers 200, or 409 when the statement changed nothing (after the store's follow-up read).
  */
 import uWS from 'uWebSockets.js';
 import { normalizeBadge } from '../../server/core/badge.ts';
@@ -16,8 +16,8 @@ const sql = connect(process.env.BENCH_DATABASE_URL!, 10);
 const app = uWS.App();
 
 const routes: Record<string, (badge: string) => Promise<boolean>> = {
-  '/api/v1/admin/clock-in': async (badge) => (await openShift(sql, guildId, { badge }, null)).clockInAt !== null,
-  '/api/v1/admin/clock-out': async (badge) => (await closeShift(sql, guildId, { badge }, null)).shift !== null,
+  '/api/v1/admin/clock-in': async (badge) => (await openShift(sql, guildId, { badge }, null)).opened !== null,
+  '/api/v1/admin/clock-out': async (badge) => (await closeShift(sql, guildId, { badge }, null)).closed !== null,
 };
 for (const [path, write] of Object.entries(routes)) {
   app.post(path, (res) => {

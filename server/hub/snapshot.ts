@@ -1,9 +1,9 @@
 import { AppError } from '../core/errors.ts';
 import type { Sql } from '../store/db.ts';
+import { decodeDeltas } from '../store/event-codec.ts';
 import type { TopicState } from './reducers.ts';
 import type { HotTopic } from './topics.ts';
 import { loadCalls, loadDispatchers, loadOnDuty, loadStandby, loadUnits } from './state/loaders.ts';
-
 
 export interface GuildSnapshot {
   epoch: string;
@@ -41,7 +41,7 @@ export async function loadGuildSnapshot(sql: Sql, guildId: string): Promise<Guil
 export async function eventsAfter(sql: Sql, guildId: string, afterSeq: number, limit = 10_000) {
   const rows = await sql`select seq::float8 as seq, deltas, (extract(epoch from created_at) * 1000)::float8 as at
     from events where guild_id = ${guildId} and seq > ${afterSeq} order by seq limit ${limit}`;
-  return rows.map((r) => ({ seq: r.seq as number, deltas: r.deltas, at: Math.round(r.at as number) }));
+  return rows.map((r) => ({ seq: r.seq as number, deltas: decodeDeltas(r.deltas), at: Math.round(r.at as number) }));
 }
 
 /** Current stream heads of several guilds (periodic position check). */

@@ -10,10 +10,17 @@ export interface OutboxParts {
   guild: string;
   /** A from-list of at most one row: the change happened. No row: no event, no audit row. */
   from: string;
-  /** A `text[]` expression: every topic `deltas` has a key for (sorted; see `identifierArray`). */
+  /** Columns of `from` the later CTEs need, passed on through `stream` (e.g. `opened.clock_in_at`). */
+  carry?: string;
+  /** A `text[]` expression: every topic the event updates (sorted; see `identifierArray`). */
   topics: string;
-  /** A json expression: `{ topic: [op, ...] }`, ops as in hub/reducers.ts (events.deltas is json: stored as built). */
+  /**
+   * A json expression over `stream` and `deltasFrom`: the deltas (`{ topic: [op, ...] }`, ops as in
+   * hub/reducers.ts) or the facts they are derived from (see event-codec.ts). Stored as built.
+   */
   deltas: string;
+  /** More from-items for `deltas`, each of at most one row (CTEs of the statement). */
+  deltasFrom?: string;
   /** An audit row written with the event (select-list expressions over `from`), or none. */
   audit?: { action: string; actorKind: string; actorId: string; data: string } | null;
 }
@@ -26,8 +33,8 @@ export interface OutboxParts {
  *
  * The guild stream's next seq is taken under its row lock, held until commit, so committed seqs are
  * contiguous and in commit order. Every guild has its stream row from creation on (sql/0006), so
- * this is a plain UPDATE. The statement selects `outboxColumns` with `outboxJoin`; `eventOf`
- * reads them.
+ * this is a plain UPDATE. `stream` returns `epoch`, `seq` and the carried columns; `written` its
+ * `seq` and `deltas` (see `eventColumns`).
  */
 export function outboxCtes(e: OutboxParts): string {
   const audit = e.audit
@@ -39,23 +46,20 @@ export function outboxCtes(e: OutboxParts): string {
   return `stream as (
       update event_streams s set seq = s.seq + 1 from ${e.from}
       where s.guild_id = ${e.guild}
-      returning s.epoch, s.seq
+      returning s.epoch, s.seq${e.carry ? `, ${e.carry}` : ''}
     ), written as (
       insert into events (guild_id, seq, topics, deltas)
-      select ${e.guild}, stream.seq, ${e.topics}, ${e.deltas} from stream, ${e.from}
-      returning deltas
+      select ${e.guild}, stream.seq, ${e.topics}, ${e.deltas} from stream${e.deltasFrom ? `, ${e.deltasFrom}` : ''}
+      returning seq, deltas
     )${audit}`;
 }
 
-/** Joins the event written by `outboxCtes` (none when nothing changed) to the statement's row. */
-export const outboxJoin = 'left join stream on true left join written on true';
-
-/** The event's columns; without its deltas when the caller has them already (`inGuildTx`: the ops it emitted). */
-export const outboxColumns = (withDeltas = true) => `stream.epoch as event_epoch, stream.seq::float8 as event_seq,
+/** The event's columns, from `stream` and `written`; without its deltas when the caller has them already (`inGuildTx`: the ops it emitted). */
+export const eventColumns = (withDeltas = true) => `stream.epoch as event_epoch, stream.seq::float8 as event_seq,
   ${withDeltas ? 'written.deltas as event_deltas,' : ''} (extract(epoch from now()) * 1000)::float8 as event_at`;
 
 /** The committed event of a statement built with `outboxCtes`; null when it changed nothing. */
-export function eventOf(guildId: string, row: postgres.Row, deltas: GuildEvent['deltas'] = row.event_deltas): GuildEvent | null {
+export function eventOf(guildId: string, row: postgres.Row, deltas: GuildEvent['deltas']): GuildEvent | null {
   if (row.event_seq === null || row.event_seq === undefined) return null;
   return { guildId, epoch: row.event_epoch, seq: row.event_seq, at: Math.round(row.event_at), deltas };
 }

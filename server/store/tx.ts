@@ -1,7 +1,7 @@
 import type postgres from 'postgres';
 import type { Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
-import { eventOf, outboxColumns, outboxCtes, outboxJoin } from './outbox.ts';
+import { eventColumns, eventOf, outboxCtes } from './outbox.ts';
 import { statement } from './statement.ts';
 import { reserveWarm } from './warm.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
@@ -78,7 +78,7 @@ const outboxStatement = statement<[guildId: string, changed: boolean, topics: To
     insert into audit_log (guild_id, actor_kind, actor_id, action, data)
     select $1, a.kind, a.id, a.action, a.data from jsonb_to_recordset($5::jsonb) as a(kind text, id text, action text, data jsonb)
   )
-  select ${outboxColumns(false)} from (select 1) one ${outboxJoin}`);
+  select ${eventColumns(false)} from (select 1) one left join stream on true left join written on true`);
 
 async function writeOutbox(
   sql: postgres.ReservedSql<{}>,

@@ -24,12 +24,12 @@ const warmBackend = async () => (await backends()).filter((b) => b.app === 'disp
 
 t.test('a burst spills over to the pool; the trickle after it runs on the one warm backend', async (t) => {
   const opened = await Promise.all(badges.map((badge) => openShift(sql, G, { badge }, null)));
-  t.ok(opened.every((o) => o.clockInAt !== null), 'every clock-in of the burst committed');
+  t.ok(opened.every((o) => o.opened !== null), 'every clock-in of the burst committed');
   t.ok((await backends()).filter((b) => b.app === 'dispatch-terminal').length > 1, 'the burst used pool connections too');
 
   for (const badge of badges) {
     const closed = await closeShift(sql, G, { badge }, null);
-    t.ok(closed.shift, `badge ${badge} clocked out`);
+    t.ok(closed.closed, `badge ${badge} clocked out`);
     const [warm] = await warmBackend();
     t.match(warm?.query, /update shifts s set clock_out_at/, 'the warm backend ran this clock-out');
   }
@@ -43,8 +43,8 @@ t.test('transactions take the warm connection when it is free, and leave it free
   });
   const [warm] = await warmBackend();
   t.match(warm.query, /insert into events/, 'the transaction wrote its event on the warm backend');
-  const { clockInAt } = await openShift(sql, G, { badge: '01' }, null);
-  t.ok(clockInAt, 'the next write found the warm connection free');
+  const { opened } = await openShift(sql, G, { badge: '01' }, null);
+  t.ok(opened, 'the next write found the warm connection free');
   t.match((await warmBackend())[0].query, /insert into shifts/);
   await closeShift(sql, G, { badge: '01' }, null);
 });
@@ -57,10 +57,10 @@ t.test('a lost warm connection is reconnected; no write fails', async (t) => {
   // A write racing the loss itself may fail, like on any connection; this test is about the ones after it.
   while ((await admin`select 1 from pg_stat_activity where pid = ${before.pid}`).length) await new Promise((r) => setTimeout(r, 20));
   await new Promise((resolve) => setTimeout(resolve, 100)); // the client has seen its socket close
-  const { clockInAt } = await openShift(sql, G, { badge: '02' }, null);
-  t.ok(clockInAt, 'the clock-in after the loss committed');
+  const { opened } = await openShift(sql, G, { badge: '02' }, null);
+  t.ok(opened, 'the clock-in after the loss committed');
   const after = await warmBackend();
   t.equal(after.length, 1);
   t.not(after[0].pid, before.pid, 'on a new backend');
-  t.ok((await closeShift(sql, G, { badge: '02' }, null)).shift, 'and the clock-out too');
+  t.ok((await closeShift(sql, G, { badge: '02' }, null)).closed, 'and the clock-out too');
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { eventsAfter } from '../../server/hub/snapshot.ts';
 
 const G = '555000000000000001';
 const server = await startTestServer(t);
@@ -62,7 +63,7 @@ t.test('clock-out closes the shift, frees dispatcher slots and unit seats', asyn
   t.match(res.body, { badgeNumber: '01', userId: 'u1', status: 'CLOSED', clearedDispatcherSlots: [1, 3], leftUnits: ['RTW-1'] });
   t.ok(res.body.durationMs >= 0);
 
-  // The statement builds the deltas in SQL: exactly these ops, on the bus and in the event log alike.
+  // Exactly these ops, on the bus and when the log is replayed (it stores the clock-out's facts).
   const deltas = {
     onDuty: [{ op: 'remove', key: 'u1' }],
     overview: [{ op: 'add', field: 'onDuty', by: -1 }, { op: 'add', field: 'dispatchers', by: -2 }],
@@ -75,8 +76,13 @@ t.test('clock-out closes the shift, frees dispatcher slots and unit seats', asyn
   const published = server.events.slice(e0).filter((e) => e.guildId === G);
   t.equal(published.length, 1, 'one event');
   t.same(published[0].deltas, deltas, 'the bus carries the deltas');
+  const [replayed] = await eventsAfter(server.sql, G, published[0].seq - 1, 1);
+  t.same(replayed.deltas, deltas, 'the event log replays to the same deltas');
   const [logged] = await server.sql`select seq::int, topics, deltas from events where guild_id = ${G} and seq = ${published[0].seq}`;
-  t.same(logged.deltas, deltas, 'the event log holds the same deltas');
+  const [kind, userId, nickname, badge, inAt, outAt, freedSlots, leftUnits] = logged.deltas;
+  t.same([kind, userId, nickname, badge, freedSlots, leftUnits], ['clockOut', 'u1', 'Anna Alpha', '01', [1, 3], ['RTW-1']], 'the log stores the facts');
+  t.equal(Date.parse(inAt), Date.parse(res.body.clockInAt), 'with the answered clock-in time');
+  t.equal(Date.parse(outAt), Date.parse(res.body.clockOutAt), 'and clock-out time');
   t.same(logged.topics, Object.keys(deltas).sort(), 'topics sorted, one per delta');
   const slots = await server.sql`select * from dispatcher_slots where guild_id = ${G} and user_id = 'u1'`;
   const seats = await server.sql`select * from unit_members where guild_id = ${G} and user_id = 'u1'`;

@@ -1,5 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
+import type { GuildEvent } from '../../hub/topics.ts';
 import type { Actor } from '../../store/tx.ts';
 import * as store from './store.ts';
 
@@ -19,25 +20,27 @@ function notFound(who: Who): AppError {
  * four statements of an `inGuildTx`. The event goes to the bus after that statement committed.
  */
 export async function clockIn(deps: Deps, guildId: string, who: Who, audit: Audit) {
-  const { person, clockInAt, event } = await store.openShift(deps.sql, guildId, who, audit.audited ? { action: 'shift.clock_in', actor: audit.actor } : null);
-  if (!person) throw notFound(who);
-  if (!clockInAt) throw new AppError('CONFLICT', `${person.nickname} is already clocked in`);
-  if (event) deps.bus.publish([event]);
-  deps.panel.refresh(guildId);
-  return { badgeNumber: person.badge, userId: person.userId, nickname: person.nickname, clockInAt, status: 'OPEN' as const };
+  const { opened, event, person } = await store.openShift(deps.sql, guildId, who, audit.audited ? { action: 'shift.clock_in', actor: audit.actor } : null);
+  if (!opened) throw person ? new AppError('CONFLICT', `${person.nickname} is already clocked in`) : notFound(who);
+  afterCommit(deps, guildId, event);
+  return { badgeNumber: opened.badge, userId: opened.userId, nickname: opened.nickname, clockInAt: opened.clockInAt, status: 'OPEN' as const };
 }
 
 export async function clockOut(deps: Deps, guildId: string, who: Who, audit: Audit) {
-  const { person, shift, event } = await store.closeShift(deps.sql, guildId, who, audit.audited ? { action: 'shift.clock_out', actor: audit.actor } : null);
-  if (!person) throw notFound(who);
-  if (!shift) throw new AppError('CONFLICT', `${person.nickname} is not clocked in`);
+  const { closed, event, person } = await store.closeShift(deps.sql, guildId, who, audit.audited ? { action: 'shift.clock_out', actor: audit.actor } : null);
+  if (!closed) throw person ? new AppError('CONFLICT', `${person.nickname} is not clocked in`) : notFound(who);
+  afterCommit(deps, guildId, event);
+  return {
+    badgeNumber: closed.badge, userId: closed.userId, nickname: closed.nickname,
+    clockInAt: closed.clockInAt, clockOutAt: closed.clockOutAt, durationMs: duration(closed), status: 'CLOSED' as const,
+    clearedDispatcherSlots: closed.slots, leftUnits: closed.callsigns,
+  };
+}
+
+/** The committed event to the bus, and the chat panel's refresh (debounced; never fails the request). */
+function afterCommit(deps: Deps, guildId: string, event: GuildEvent | null) {
   if (event) deps.bus.publish([event]);
   deps.panel.refresh(guildId);
-  return {
-    badgeNumber: person.badge, userId: person.userId, nickname: person.nickname,
-    clockInAt: shift.clockInAt, clockOutAt: shift.clockOutAt, durationMs: duration(shift), status: 'CLOSED' as const,
-    clearedDispatcherSlots: shift.slots, leftUnits: shift.callsigns,
-  };
 }
 
 function duration(shift: { clockInAt: Date; clockOutAt: Date }): number {

@@ -1,19 +1,23 @@
 import type { Db } from '../../store/db.ts';
-import { eventOf, outboxColumns, outboxCtes, outboxJoin } from '../../store/outbox.ts';
-import { jsonSql, sqlElements, sqlJson, sqlNumber, sqlSpread, sqlText, sqlWhen } from '../../store/json-text.ts';
+import { eventColumns, eventOf, outboxCtes } from '../../store/outbox.ts';
 import { identifierArray, statement } from '../../store/statement.ts';
 import type { Actor } from '../../store/tx.ts';
+import { clockInDeltas, clockOutDeltas, epochMs, type ClockInFacts, type ClockOutFacts } from './events.ts';
 import { clockInTopics, clockOutTopics } from './schema.ts';
 
-export interface PersonRef { userId: string; nickname: string; badge: string | null; rank: string | null }
-/** Who was clocked out: clock-out reads no rank. */
-export type ClockedOutPerson = Omit<PersonRef, 'rank'>;
+/** A person as the clock routes answer with them. */
+export interface Person { userId: string; nickname: string; badge: string | null }
 export type Who = { badge: string } | { userId: string };
+
+/** An audit row to write with the change, or none (the badge routes of game scripts, spec §3). */
+export type AuditAs = { action: string; actor: Actor } | null;
 
 /**
  * The two hot writes are fixed statements (see store/statement.ts), four each: by badge or user id,
  * with or without an audit row. Parameters: $1 guild id, $2 badge or user id, and with an audit
- * row $3 action, $4 actor kind, $5 actor id.
+ * row $3 action, $4 actor kind, $5 actor id. Each is one round trip that writes the shift, frees
+ * what clock-out frees, and writes the event with its facts (events.ts) and the audit row — or,
+ * when it changes nothing, writes nothing and returns no row.
  */
 type By = 'badge' | 'userId';
 type ShiftParams = [guildId: string, who: string] | [guildId: string, who: string, action: string, actorKind: string, actorId: string];
@@ -29,23 +33,15 @@ function variants(build: (by: By, audited: boolean) => ShiftStatement) {
 const params = (guildId: string, who: string, audit: AuditAs): ShiftParams =>
   audit ? [guildId, who, audit.action, audit.actor.kind, audit.actor.id] : [guildId, who];
 
-/**
- * `p`: the person addressed by badge or user id — the first CTE of the shift statements. With their
- * rank's name for clock-in, whose deltas carry it; clock-out needs no rank.
- */
+/** `p`: the person addressed by badge or user id, with their rank's name for clock-in's facts. */
 const person = (by: By, withRank: boolean) => `p as (
     select p.user_id, p.nickname, p.badge${withRank ? ', r.name as rank' : ''} from people p
     ${withRank ? 'left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id' : ''}
     where p.guild_id = $1 and ${by === 'badge' ? 'p.badge' : 'p.user_id'} = $2
   )`;
 
-/** An audit row to write with the change, or none (the badge routes of game scripts, spec §3). */
-export type AuditAs = { action: string; actor: Actor } | null;
-
 /** Epoch ms of a timestamptz, truncated like the `Date` postgres.js makes of it. */
 const ms = (column: string) => `floor(extract(epoch from ${column}) * 1000)::bigint`;
-const userId = sqlText('p.user_id');
-const duty = (onDuty: boolean) => ({ op: 'duty', userId, onDuty });
 const auditCols = (data: string) => ({ action: '$3', actorKind: '$4', actorId: '$5', data });
 
 const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
@@ -55,87 +51,76 @@ const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
     returning clock_in_at
   ), ${outboxCtes({
     guild: '$1',
-    from: 'p, opened',
+    from: 'opened',
+    carry: 'opened.clock_in_at',
     topics: identifierArray([...clockInTopics].sort()),
-    deltas: jsonSql({
-      onDuty: [{ op: 'upsert', key: userId, value: {
-        userId, nickname: sqlText('p.nickname'), badge: sqlText('p.badge'), rank: sqlText('p.rank'), since: sqlNumber(ms('opened.clock_in_at')) } }],
-      overview: [{ op: 'add', field: 'onDuty', by: 1 }],
-      dispatchers: [duty(true)],
-      alarm: [duty(true)],
-      standby: [duty(true)],
-    }),
-    audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id)`) : null,
+    deltas: `json_build_array('clockIn', p.user_id, p.nickname, p.badge, p.rank, stream.clock_in_at)`,
+    deltasFrom: 'p',
+    audit: audited ? auditCols(`jsonb_build_object('userId', (select user_id from p))`) : null,
   })}
-  select p.*, opened.clock_in_at, ${outboxColumns()} from p left join opened on true ${outboxJoin}`));
+  select ${eventColumns()} from stream, written`));
 
 const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
   with ${person(by, false)}, closed as (
     update shifts s set clock_out_at = now(), status = 'CLOSED'
     where s.guild_id = $1 and s.user_id = (select user_id from p) and s.clock_out_at is null
-    returning s.clock_in_at, s.clock_out_at
+    returning s.user_id, s.clock_in_at, s.clock_out_at
   ), slots as (
-    delete from dispatcher_slots d using p, closed
-    where d.guild_id = $1 and d.user_id = p.user_id returning d.slot
+    delete from dispatcher_slots d using closed
+    where d.guild_id = $1 and d.user_id = closed.user_id returning d.slot
   ), seats as (
-    delete from unit_members m using p, closed
-    where m.guild_id = $1 and m.user_id = p.user_id returning m.unit_id
-  ), freed as (
-    select s.slots, s.slot_ops, c.callsigns, c.unit_ops,
-      ${ms('closed.clock_out_at')} - ${ms('closed.clock_in_at')} as duration_ms
-    from p, closed,
-      (select coalesce(array_agg(slot order by slot), '{}') as slots,
-        ${sqlElements({ op: 'remove', key: sqlText('slot::text') }, 'slot')} as slot_ops from slots) s,
-      (select coalesce(array_agg(u.callsign order by u.callsign), '{}') as callsigns,
-        ${sqlElements({ op: 'unlink', key: sqlText('u.callsign'), field: 'members', id: userId }, 'u.callsign')} as unit_ops
-        from p, seats join units u on u.guild_id = $1 and u.id = seats.unit_id) c
+    delete from unit_members m using closed
+    where m.guild_id = $1 and m.user_id = closed.user_id returning m.unit_id
   ), ${outboxCtes({
     guild: '$1',
-    from: 'p, freed',
+    from: 'closed',
     topics: identifierArray([...clockOutTopics].sort()),
-    deltas: jsonSql({
-      onDuty: [{ op: 'remove', key: userId }],
-      overview: [{ op: 'add', field: 'onDuty', by: -1 },
-        sqlWhen('cardinality(freed.slots) > 0', { op: 'add', field: 'dispatchers', by: sqlNumber('-cardinality(freed.slots)') })],
-      dispatchers: [duty(false), sqlSpread('freed.slot_ops')],
-      units: [duty(false), sqlSpread('freed.unit_ops')],
-      alarm: [duty(false)],
-      access: [{ op: 'changed', userId }],
-      einsatzEntries: [{ op: 'membersLeft', userId, callsigns: sqlJson('to_json(freed.callsigns)') }],
-    }),
-    audit: audited ? auditCols(`jsonb_build_object('userId', p.user_id, 'durationMs', greatest(0, freed.duration_ms))`) : null,
+    deltas: `json_build_array('clockOut', p.user_id, p.nickname, p.badge, closed.clock_in_at, closed.clock_out_at,
+      array(select slot from slots order by slot),
+      array(select (select u.callsign from units u where u.guild_id = $1 and u.id = seats.unit_id) as callsign from seats order by callsign))`,
+    deltasFrom: 'closed, p',
+    audit: audited
+      ? auditCols(`jsonb_build_object('userId', closed.user_id, 'durationMs', greatest(0, ${ms('closed.clock_out_at')} - ${ms('closed.clock_in_at')}))`)
+      : null,
   })}
-  select p.*, closed.clock_in_at, closed.clock_out_at, freed.slots, freed.callsigns, ${outboxColumns()}
-  from p left join closed on true left join freed on true ${outboxJoin}`));
+  select ${eventColumns()} from stream, written`));
 
 /**
  * Opens a shift for the person with `badge` (or `userId`) and writes its event (and audit row) —
- * one statement, one round trip. `person` null: nobody matches; `clockInAt` null: already on duty
- * (the partial unique index decided); in both cases nothing was written.
- * Deltas (ops as in hub/reducers.ts): the person joins `onDuty`, the `overview` count rises, and
- * their duty flips for `dispatchers`, `alarm` and `standby` (notices: those views depend on it).
+ * one statement, one round trip. `opened` null: nothing was written, and `person` tells why (null:
+ * nobody matches; else the person is on duty already: the partial unique index decided).
  */
 export async function openShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
   const [row] = await openShiftStatement(db, guildId, who, audit);
-  if (!row) return { person: null, clockInAt: null, event: null };
-  return { person: toPerson(row), clockInAt: (row.clock_in_at as Date | null) ?? null, event: eventOf(guildId, row) };
+  if (!row) return { opened: null, event: null, person: await personOf(db, guildId, who) };
+  const facts = row.event_deltas as ClockInFacts;
+  const [, userId, nickname, badge, rank, clockInAt] = facts;
+  return { opened: { userId, nickname, badge, rank, clockInAt: new Date(epochMs(clockInAt)) }, event: eventOf(guildId, row, clockInDeltas(facts)), person: null };
 }
 
 /**
  * Closes the open shift, frees the person's dispatcher slots and unit seats, and writes the event
- * (and audit row) — one statement, one round trip. `shift` null: not on duty (then nothing at all
- * was changed or written).
- * Deltas: the person leaves `onDuty`, the `overview` counts drop, each freed slot leaves
- * `dispatchers`, each left unit loses the member in `units`; duty notices for `dispatchers`, `units`
- * and `alarm`, `access` changed, and `einsatzEntries` learns which units the person left.
+ * (and audit row) — one statement, one round trip. `closed` null: nothing at all was changed or
+ * written, and `person` tells why (null: nobody matches; else the person is not on duty).
  */
 export async function closeShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
   const [row] = await closeShiftStatement(db, guildId, who, audit);
-  if (!row) return { person: null, shift: null, event: null };
-  const shift = row.clock_out_at
-    ? { clockInAt: row.clock_in_at as Date, clockOutAt: row.clock_out_at as Date, slots: row.slots as number[], callsigns: row.callsigns as string[] }
-    : null;
-  return { person: toClockedOut(row), shift, event: eventOf(guildId, row) };
+  if (!row) return { closed: null, event: null, person: await personOf(db, guildId, who) };
+  const facts = row.event_deltas as ClockOutFacts;
+  const [, userId, nickname, badge, clockInAt, clockOutAt, slots, callsigns] = facts;
+  return {
+    closed: { userId, nickname, badge, clockInAt: new Date(epochMs(clockInAt)), clockOutAt: new Date(epochMs(clockOutAt)), slots, callsigns },
+    event: eventOf(guildId, row, clockOutDeltas(facts)),
+    person: null,
+  };
+}
+
+/** The person a clock statement addressed, read after it wrote nothing (to tell 404 from 409). */
+async function personOf(db: Db, guildId: string, who: Who): Promise<Person | null> {
+  const [row] = 'badge' in who
+    ? await db`select user_id, nickname, badge from people where guild_id = ${guildId} and badge = ${who.badge}`
+    : await db`select user_id, nickname, badge from people where guild_id = ${guildId} and user_id = ${who.userId}`;
+  return row ? toPerson(row) : null;
 }
 
 /** The person's current or last shift; `person` null when nobody has the badge. */
@@ -158,13 +143,9 @@ export async function onDutyPeople(db: Db, guildId: string) {
     left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
     where s.guild_id = ${guildId} and s.clock_out_at is null
     order by s.clock_in_at, p.user_id`;
-  return rows.map((r) => ({ ...toPerson(r), clockInAt: r.clock_in_at as Date }));
+  return rows.map((r) => ({ ...toPerson(r), rank: (r.rank as string) ?? null, clockInAt: r.clock_in_at as Date }));
 }
 
-function toPerson(row: Record<string, unknown>): PersonRef {
-  return { ...toClockedOut(row), rank: (row.rank as string) ?? null };
-}
-
-function toClockedOut(row: Record<string, unknown>): ClockedOutPerson {
+function toPerson(row: Record<string, unknown>): Person {
   return { userId: row.user_id as string, nickname: row.nickname as string, badge: (row.badge as string) ?? null };
 }

@@ -1,0 +1,83 @@
+import t from 'tap';
+import { client, startTestServer } from '../helpers/server.ts';
+import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { eventsAfter } from '../../server/hub/snapshot.ts';
+import { decodeDeltas } from '../../server/store/event-codec.ts';
+import { clockInDeltas, clockOutDeltas } from '../../server/domains/timeclock/events.ts';
+import { closeShift, openShift } from '../../server/domains/timeclock/store.ts';
+
+// The clock statements store facts, not deltas (domains/timeclock/events.ts): what a board applies
+// live and what the log replays must be the same ops, whatever the names contain.
+const G = '555000000000000077';
+const server = await startTestServer(t);
+const api = client(server);
+const awkward = 'Zoë "Zero" \\ 50% 💥 %1$s <b>';
+await seedGuild(server.sql, G, [
+  { userId: 'u1', nickname: awkward, badge: '3', rank: 'crew' },
+  { userId: 'u2', nickname: 'No Rank', badge: null },
+]);
+await server.sql`insert into ranks (guild_id, id, name, position, capabilities) values (${G}, 'odd', ${'Rang "A" \\ ü'}, 9, '{}')`;
+await server.sql`update people set rank_id = 'odd' where guild_id = ${G} and user_id = 'u1'`;
+const key = await unscopedKey(server.sql, G);
+
+t.test('the facts decode to the deltas the bus carried, for awkward names, a null badge and a null rank', async (t) => {
+  const e0 = server.events.length;
+  const inRes = await api('POST', '/admin/clock-in', { key, body: { badge: 3 } });
+  t.equal(inRes.status, 200);
+  t.equal(inRes.body.nickname, awkward, 'the answer carries the name unchanged');
+  const [slotRow] = await server.sql`insert into dispatcher_slots (guild_id, slot, user_id) values (${G}, 7, 'u1') returning slot`;
+  const [unit] = await server.sql`insert into units (guild_id, callsign) values (${G}, ${'RTW "1"'}) returning id`;
+  await server.sql`insert into unit_members (guild_id, unit_id, user_id) values (${G}, ${unit.id}, 'u1')`;
+  const outRes = await api('POST', '/admin/clock-out', { key, body: { badge: '03' } });
+  t.equal(outRes.status, 200);
+  t.same([outRes.body.clearedDispatcherSlots, outRes.body.leftUnits], [[slotRow.slot], ['RTW "1"']]);
+
+  const published = server.events.slice(e0).filter((e) => e.guildId === G);
+  t.equal(published.length, 2, 'one event each');
+  t.same(published[0].deltas.onDuty, [{ op: 'upsert', key: 'u1', value: {
+    userId: 'u1', nickname: awkward, badge: '03', rank: 'Rang "A" \\ ü', since: Date.parse(inRes.body.clockInAt),
+  } }]);
+  const replayed = await eventsAfter(server.sql, G, published[0].seq - 1);
+  t.same(replayed.map((e) => e.seq), published.map((e) => e.seq), 'the log holds both, in order');
+  t.same(replayed.map((e) => e.deltas), published.map((e) => e.deltas), 'and replays them to the very same deltas');
+});
+
+t.test('a person without badge or rank: nulls in the facts and in the deltas', async (t) => {
+  const e0 = server.events.length;
+  const { opened } = await openShift(server.sql, G, { userId: 'u2' }, null);
+  t.ok(opened);
+  t.same([opened!.badge, opened!.rank], [null, null]);
+  const [logged] = await server.sql`select deltas from events where guild_id = ${G} order by seq desc limit 1`;
+  t.same(logged.deltas.slice(0, 5), ['clockIn', 'u2', 'No Rank', null, null], 'stored as facts');
+  t.same(decodeDeltas(logged.deltas).onDuty, [{ op: 'upsert', key: 'u2', value: { userId: 'u2', nickname: 'No Rank', badge: null, rank: null, since: opened!.clockInAt.getTime() } }]);
+  t.equal(server.events.length, e0, 'the store writes; publishing is the service\'s job');
+  const closed = await closeShift(server.sql, G, { userId: 'u2' }, null);
+  t.same(closed.closed?.slots, [], 'no slots');
+  t.same(closed.event?.deltas.overview, [{ op: 'add', field: 'onDuty', by: -1 }], 'no dispatcher count change without slots');
+});
+
+t.test('decodeDeltas: deltas pass through, facts of each kind decode, an unknown kind is an error', async (t) => {
+  const deltas = { units: [{ op: 'upsert', key: 'RTW-1', value: {} }] };
+  t.equal(decodeDeltas(deltas), deltas, 'an object is the deltas themselves');
+  const inFacts = ['clockIn', 'u9', 'N', '09', null, '2026-11-24T03:21:05.123456+00:00'] as const;
+  t.same(decodeDeltas(inFacts), clockInDeltas([...inFacts]));
+  t.equal((decodeDeltas(inFacts).onDuty![0].value as { since: number }).since, Date.UTC(2026, 10, 24, 3, 21, 5, 123), 'µs dropped like a Date');
+  const outFacts = ['clockOut', 'u9', 'N', '09', '2026-11-24T03:21:05+00:00', '2026-11-24T04:00:00+00:00', [2, 5], ['A', 'B']] as const;
+  t.same(decodeDeltas(outFacts), clockOutDeltas([...outFacts] as never));
+  t.same(clockOutDeltas([...outFacts] as never).overview, [{ op: 'add', field: 'onDuty', by: -1 }, { op: 'add', field: 'dispatchers', by: -2 }]);
+  t.throws(() => decodeDeltas(['shiftSwap', 'u9']), /unknown kind "shiftSwap"/);
+  t.throws(() => decodeDeltas(['constructor']), /unknown kind/, 'no prototype keys');
+});
+
+t.test('deleting a guild deletes its events (the cascade the foreign key had)', async (t) => {
+  const other = '555000000000000078';
+  await seedGuild(server.sql, other, [{ userId: 'x1', nickname: 'X', badge: '1' }]);
+  const otherKey = await unscopedKey(server.sql, other);
+  t.equal((await api('POST', '/admin/clock-in', { key: otherKey, body: { badge: 1 } })).status, 200);
+  const count = async (g: string) => (await server.sql`select count(*)::int as n from events where guild_id = ${g}`)[0].n as number;
+  const mine = await count(G);
+  t.equal(await count(other), 1);
+  await server.sql`delete from guilds where id = ${other}`;
+  t.equal(await count(other), 0, 'gone with its stream');
+  t.equal(await count(G), mine, 'other guilds keep theirs');
+});
