@@ -7,8 +7,9 @@
  *                the same route with `rest.constant` off shows the cost of a procedure call (informational)
  *   clock pairs: clock-in + clock-out by badge       vs raw postgres.js insert + update  (target >= 0.5x),
  *                one loop each (the target), and `--connections` loops each in one guild (informational);
- *                bare uWS running only the server's two clock statements shows how much of the gap is
- *                the statements themselves (shift + event + seq) and how much the stack (informational)
+ *                bare uWS in front of the raw loop's own two statements shows what any HTTP server in front
+ *                of the database costs, bare uWS running only the server's two clock statements how much the
+ *                statements themselves (shift + event + seq) add, and the server what its stack adds (informational)
  * Contenders alternate over the rounds and the best round of each counts: outside load on a shared
  * box only lowers throughput, and the `other CPU` column shows how much there was.
  * The server and bare uWS run pinned to CPU 0, the load generator (and the raw SQL loop) to CPU 1;
@@ -32,7 +33,7 @@ interface Contender {
   label: string;
   kind: 'health' | 'clock';
   /** What the verdicts look the row up by. */
-  id: 'bare' | 'health' | 'procedure' | 'clock1' | 'statements1' | 'sql1' | 'clockN' | 'sqlN';
+  id: 'bare' | 'health' | 'procedure' | 'clock1' | 'statements1' | 'hop1' | 'sql1' | 'clockN' | 'sqlN';
   unit: string;
   /** Writes to the database: checkpoint before, check for open shifts after. */
   db?: boolean;
@@ -103,18 +104,21 @@ export async function run(args: string[]): Promise<void> {
     // The same server with `rest.constant` off: health through the tRPC procedure on every request.
     const viaProcedure = started(spawnNode(file('./targets/server.ts'), { cpu: 0, env: { BENCH_DATABASE_URL: db.url, BENCH_CONSTANT_ANSWERS: '0' } }));
     const statements = started(spawnNode(file('./targets/clock-statements.ts'), { cpu: 0, env: { BENCH_DATABASE_URL: db.url, BENCH_GUILD_ID: GUILD } }));
+    const rawStatements = started(spawnNode(file('./targets/raw-statements.ts'), { cpu: 0, env: { BENCH_DATABASE_URL: db.url, BENCH_GUILD_ID: GUILD } }));
     const barePort = (await bare.firstMessage).port as number;
     const statementsPort = (await statements.firstMessage).port as number;
+    const rawStatementsPort = (await rawStatements.firstMessage).port as number;
     const port = (await server.firstMessage).port as number;
     const procedurePort = (await viaProcedure.firstMessage).port as number;
     // Round 1 measured the targets' start-up tail as well (the first contender to run came out at about
     // half its later rate): every target shares CPU 0.
-    if (!(await settled([bare.pid, server.pid, viaProcedure.pid, statements.pid]))) notes.push('the targets were still busy 30 s after they started: round 1 includes their start-up');
+    if (!(await settled([bare.pid, server.pid, viaProcedure.pid, statements.pid, rawStatements.pid]))) notes.push('the targets were still busy 30 s after they started: round 1 includes their start-up');
     const contenders: Contender[] = ([
       { kind: 'health', id: 'bare', label: 'bare uWS   GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port: barePort, serverPid: bare.pid, ...common }) },
       { kind: 'health', id: 'health', label: 'server     GET /api/v1/health', unit: 'req/s', job: () => ({ kind: 'health', port, serverPid: server.pid, ...common }) },
       { kind: 'health', id: 'procedure', label: 'server     GET /api/v1/health, procedure path', unit: 'req/s', job: () => ({ kind: 'health', port: procedurePort, serverPid: viaProcedure.pid, ...common }) },
       { kind: 'clock', id: 'clock1', label: 'server     clock-in + clock-out, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common, connections: 1 }) },
+      { kind: 'clock', id: 'hop1', label: 'bare uWS   the raw loop\'s statements, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port: rawStatementsPort, key, badges, serverPid: rawStatements.pid, postmasterPid, ...common, connections: 1 }) },
       { kind: 'clock', id: 'statements1', label: 'bare uWS   the two clock statements, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port: statementsPort, key, badges, serverPid: statements.pid, postmasterPid, ...common, connections: 1 }) },
       { kind: 'clock', id: 'sql1', label: 'raw SQL    insert + update, 1 loop', unit: 'pairs/s', db: true, job: () => ({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, userIds, postmasterPid, ...common, connections: 1 }) },
       { kind: 'clock', id: 'clockN', label: `server     clock-in + clock-out, ${connections} loops`, unit: 'pairs/s', db: true, job: () => ({ kind: 'clock', port, key, badges, serverPid: server.pid, postmasterPid, ...common }) },
@@ -133,13 +137,14 @@ export async function run(args: string[]): Promise<void> {
     await stopped(server);
     await stopped(viaProcedure);
     await stopped(statements);
+    await stopped(rawStatements);
     if (server.stderr.length) notes.push(`server wrote ${server.stderr.length} log line(s) to stderr, first: ${server.stderr.slice(0, 3).join(' | ')}`);
 
     const rows: Row[] = contenders.map((c, i) => ({ id: c.id, label: c.label, unit: c.unit, rounds: reports[i], report: best(reports[i]) }));
     printTable(rows);
     const row = (id: Contender['id']) => rows.find((r) => r.id === id);
     const [bareH, serverH, procH] = [row('bare'), row('health'), row('procedure')];
-    const [clock, stmts, raw, clockN, rawN] = [row('clock1'), row('statements1'), row('sql1'), row('clockN'), row('sqlN')];
+    const [clock, stmts, hop, raw, clockN, rawN] = [row('clock1'), row('statements1'), row('hop1'), row('sql1'), row('clockN'), row('sqlN')];
     process.stdout.write('\n');
     if (bareH && serverH) {
       process.stdout.write(verdict('health', rate(serverH) / rate(bareH), 'bare uWS', 0.8));
@@ -154,7 +159,8 @@ export async function run(args: string[]): Promise<void> {
       // Adjacent rounds share the box's conditions; the best-of ratio above pairs whichever rounds were quietest.
       const paired = clock.rounds.map((r, i) => perSecond(r) / perSecond(raw.rounds[i])).sort((a, b) => a - b);
       process.stdout.write(`${''.padEnd(14)}(round by round: ${paired.map((x) => x.toFixed(2)).join(', ')}x; median ${paired[Math.floor(paired.length / 2)].toFixed(2)}x)\n`);
-      if (stmts) process.stdout.write(`${'statements:'.padEnd(14)}${(rate(stmts) / rate(raw)).toFixed(2)}x raw SQL loop (informational: bare uWS in front of the same two statements; the server reaches ${(rate(clock) / rate(stmts)).toFixed(2)}x of it)\n`);
+      if (hop) process.stdout.write(`${'http hop:'.padEnd(14)}${(rate(hop) / rate(raw)).toFixed(2)}x raw SQL loop (informational: bare uWS in front of the raw loop's own two statements: what any HTTP server in front of the database costs)\n`);
+      if (stmts) process.stdout.write(`${'statements:'.padEnd(14)}${(rate(stmts) / rate(raw)).toFixed(2)}x raw SQL loop (informational: bare uWS in front of the server's two statements${hop ? `, ${(rate(stmts) / rate(hop)).toFixed(2)}x of the hop alone: the event log's share` : ''}; the server reaches ${(rate(clock) / rate(stmts)).toFixed(2)}x of it)\n`);
       process.stdout.write(`${'clock-in/out:'.padEnd(14)}${(rate(clockN) / rate(rawN)).toFixed(2)}x raw SQL loops, ${connections} loops each, one guild (informational: a guild's writes commit one at a time,\n${' '.repeat(14)}because each takes the next number of the guild's gap-free event stream inside its transaction)\n`);
     }
     for (const { label, rounds } of rows) {

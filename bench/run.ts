@@ -7,6 +7,7 @@
 /** A benchmark module exports `run(args)`; add one line here per benchmark (e.g. `fanout`). */
 const benches: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<void> }> }> = {
   rest: { summary: 'REST: GET /health vs bare uWS, clock-in/out pairs vs a raw postgres.js insert+update loop', load: () => import('./rest.ts') },
+  statements: { summary: 'PostgreSQL instructions per clock-in/out pair: the server\'s two statements vs the raw insert+update (callgrind)', load: () => import('./statements.ts') },
   fanout: { summary: 'live.watch fan-out to 1000/5000 boards: the hub vs the stock tRPC ws adapter vs a bare uWS publish', load: () => import('./fanout.ts') },
 };
 
