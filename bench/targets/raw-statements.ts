@@ -5,56 +5,28 @@
  * two extra hops through the kernel and their wake-ups) is told apart from what the server adds.
  * Badges map to user ids as seeded; a clock-out updates the shift its clock-in inserted.
  */
-import uWS from 'uWebSockets.js';
-import { normalizeBadge } from '../../server/core/badge.ts';
 import { connect } from '../../server/store/db.ts';
 import { onWarm } from '../../server/store/warm.ts';
-import { report, stopOnSignalOrOrphan } from '../lib/child.ts';
+import { serveClockTarget } from '../lib/clock-target.ts';
 
 const guildId = process.env.BENCH_GUILD_ID!;
 const sql = connect(process.env.BENCH_DATABASE_URL!, 10);
 const userOf = new Map((await sql`select badge, user_id from people where guild_id = ${guildId}`).map((r) => [r.badge as string, r.user_id as string]));
 const openShiftOf = new Map<string, string>();
 
-const routes: Record<string, (badge: string) => Promise<boolean>> = {
-  '/api/v1/admin/clock-in': async (badge) => {
+serveClockTarget('raw statements', {
+  async clockIn(badge) {
     const userId = userOf.get(badge);
     if (!userId) return false;
     const [row] = await onWarm(sql, (db) => db`insert into shifts (guild_id, user_id) values (${guildId}, ${userId}) returning id`);
     openShiftOf.set(badge, row.id as string);
     return true;
   },
-  '/api/v1/admin/clock-out': async (badge) => {
+  async clockOut(badge) {
     const id = openShiftOf.get(badge);
     if (id === undefined) return false;
     openShiftOf.delete(badge);
     await onWarm(sql, (db) => db`update shifts set clock_out_at = now(), status = 'CLOSED' where id = ${id}`);
     return true;
   },
-};
-const app = uWS.App();
-for (const [path, write] of Object.entries(routes)) {
-  app.post(path, (res) => {
-    let aborted = false;
-    res.onAborted(() => {
-      aborted = true;
-    });
-    const chunks: Buffer[] = [];
-    res.onData((chunk, last) => {
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (!last) return;
-      const { badge } = JSON.parse(Buffer.concat(chunks).toString()) as { badge: number };
-      void write(normalizeBadge(badge)).then((done) => {
-        if (!aborted) res.cork(() => res.writeStatus(done ? '200 OK' : '409 Conflict').end(''));
-      });
-    });
-  });
-}
-app.listen('127.0.0.1', 0, (token) => {
-  if (!token) throw new Error('raw statements: cannot listen');
-  report({ port: uWS.us_socket_local_port(token) });
-  stopOnSignalOrOrphan(async () => {
-    uWS.us_listen_socket_close(token);
-    await sql.end({ timeout: 1 });
-  });
-});
+}, () => sql.end({ timeout: 1 }));
