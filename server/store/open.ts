@@ -4,9 +4,12 @@ import { connect, type Sql } from './db.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
 import { migrate } from './migrate.ts';
 
-/** Connects to DATABASE_URL, or to the embedded cluster in DATA_DIR (started if needed), and migrates. */
-export async function openDatabase(config: Config, log: Log, poolSize = 10): Promise<{ sql: Sql; close(): Promise<void> }> {
-  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
+/**
+ * Connects to DATABASE_URL, or to the embedded cluster in DATA_DIR (started if needed), and migrates.
+ * `exclusive`: the server's own cluster, never one another live process started (see embedded.ts).
+ */
+export async function openDatabase(config: Config, log: Log, poolSize = 10, opts: { exclusive?: boolean } = {}): Promise<{ sql: Sql; close(): Promise<void> }> {
+  const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log, opts);
   const sql = connect(config.databaseUrl ?? embedded!.url, poolSize);
   try {
     const applied = await migrate(sql);

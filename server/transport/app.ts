@@ -36,10 +36,18 @@ export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}):
   return { app, routes, ws };
 }
 
+/** The binding exports it at the top; its types declare it in an enum `ListenOptions` that does not exist at run time. */
+const { LIBUS_LISTEN_EXCLUSIVE_PORT } = uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number };
+
+/**
+ * Listens on host:port, exclusively: uWS sets SO_REUSEPORT unless told not to, and a second server
+ * started by mistake on the same port would silently take half the requests.
+ */
 export function listen(app: uWS.TemplatedApp, host: string, port: number): Promise<{ port: number; close: () => void }> {
+  const listenExclusive = app.listen as unknown as (host: string, port: number, options: number, cb: (token: uWS.us_listen_socket | false) => void) => void;
   return new Promise((resolve, reject) => {
-    app.listen(host, port, (token) => {
-      if (!token) return reject(new Error(`cannot listen on ${host}:${port}`));
+    listenExclusive.call(app, host, port, LIBUS_LISTEN_EXCLUSIVE_PORT, (token) => {
+      if (!token) return reject(new Error(`cannot listen on ${host}:${port}: is another server running there?`));
       resolve({ port: uWS.us_socket_local_port(token), close: () => uWS.us_listen_socket_close(token) });
     });
   });
