@@ -13,7 +13,7 @@
  * used database gets.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +26,7 @@ import { insertPerson } from '../server/domains/people/store.ts';
 import { connect } from '../server/store/db.ts';
 import { plannerFlags, startEmbeddedPostgres } from '../server/store/embedded.ts';
 import { migrate } from '../server/store/migrate.ts';
+import { ensureDebianPackages } from '../test/helpers/debian.ts';
 
 const GUILD = '900000000000000001';
 const PEOPLE = 200;
@@ -38,7 +39,7 @@ export async function run(args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { pairs: { type: 'string', default: '200' } }, strict: true });
   const pairs = Number(values.pairs);
   if (!(Number.isInteger(pairs) && pairs >= 10 && pairs <= 5000)) throw new Error('--pairs must be a whole number from 10 to 5000');
-  ensureValgrind();
+  ensureDebianPackages([['valgrind', 'valgrind']]);
   const dir = mkdtempSync(join(tmpdir(), 'dt-bench-statements-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   try {
@@ -124,8 +125,6 @@ async function countInstructions(dir: string, c: Contender, n: number): Promise<
   execFileSync('cp', ['-a', join(dir, 'pg'), copy]);
   const lines = [...c.prepare];
   for (let i = 0; i < n; i++) lines.push(...c.pair(i));
-  const script = join(dir, 'script.sql');
-  writeFileSync(script, `${lines.join('\n')}\n`);
   const stderr = await new Promise<string>((resolve, reject) => {
     const child = spawn('valgrind', ['--tool=callgrind', `--callgrind-out-file=/dev/null`, postgresBinary, '--single', '-D', copy, '-c', 'fsync=off', ...plannerFlags, 'postgres'], {
       stdio: ['pipe', 'ignore', 'pipe'], ...postgresUser(),
@@ -134,7 +133,7 @@ async function countInstructions(dir: string, c: Contender, n: number): Promise<
     child.stderr.on('data', (d) => (err += d));
     child.on('error', reject);
     child.on('close', () => resolve(err));
-    child.stdin.end(readFileSync(script));
+    child.stdin.end(`${lines.join('\n')}\n`);
   });
   const failed = /\bERROR: .*/.exec(stderr);
   if (failed) throw new Error(`${c.label}: ${failed[0]}`);
@@ -154,20 +153,4 @@ function postgresUser(): { uid?: number; gid?: number } {
 function oneLine(statement: string): string {
   if (statement.includes('--')) throw new Error('a statement with a -- comment cannot be put on one line');
   return statement.replace(/\s+/g, ' ').trim();
-}
-
-function ensureValgrind(): void {
-  try {
-    execFileSync('sh', ['-c', 'command -v valgrind'], { stdio: 'ignore' });
-    return;
-  } catch {
-    process.stderr.write("installing valgrind from Debian's packages…\n");
-  }
-  const apt = (args: string[]) => execFileSync('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  try {
-    apt(['install', '-y', '--no-install-recommends', 'valgrind']);
-  } catch {
-    apt(['update']);
-    apt(['install', '-y', '--no-install-recommends', 'valgrind']);
-  }
 }

@@ -47,10 +47,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     hub: createHub(db.sql, bus, log, { ...defaultHubOptions, ...opts.hub }),
   };
   const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
-  const listening = await listen(app, config.host, config.port).catch(async (err) => {
+  /** What the server opened before it listens, closed in reverse: on shutdown, or when it cannot listen. */
+  const closeBehind = async () => {
     deps.hub.close();
     await bus.close();
     await db.close();
+  };
+  const listening = await listen(app, config.host, config.port).catch(async (err) => {
+    await closeBehind();
     throw err;
   });
   if (!config.publicUrlFixed) config.publicUrl = `http://${config.host}:${listening.port}`;
@@ -63,9 +67,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     async close() {
       listening.close();
       ws.shutdown();
-      deps.hub.close();
-      await bus.close();
-      await db.close();
+      await closeBehind();
     },
   };
 }

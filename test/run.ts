@@ -13,10 +13,10 @@ import { startEmbeddedPostgres } from '../server/store/embedded.ts';
 import { connect } from '../server/store/db.ts';
 import { migrate } from '../server/store/migrate.ts';
 import { TEMPLATE_DB } from './helpers/db.ts';
-import { ensureDebianPackages } from './helpers/redis.ts';
+import { ensureDebianPackages } from './helpers/debian.ts';
 
 const log = createLog('warn');
-ensureDebianPackages(); // multi-node tests run a real redis-server, browser tests Debian's chromium
+ensureDebianPackages([['redis-server', 'redis-server'], ['chromium', 'chromium']]); // multi-node tests run a real redis-server, browser tests Debian's chromium
 const dataDir = mkdtempSync(join(tmpdir(), 'dt-test-'));
 const embedded = process.env.TEST_DATABASE_URL ? null : await startEmbeddedPostgres(dataDir, log);
 const adminUrl = process.env.TEST_DATABASE_URL ?? embedded!.url;

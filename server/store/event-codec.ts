@@ -1,4 +1,4 @@
-import { clockInDeltas, clockOutDeltas, type ClockInFacts, type ClockOutFacts } from '../domains/timeclock/events.ts';
+import { clockInDeltas, clockOutDeltas, readClockIn, readClockOut, type ClockInFacts, type ClockOutFacts } from '../domains/timeclock/events.ts';
 import type { GuildEvent } from '../hub/topics.ts';
 
 /**
@@ -8,8 +8,8 @@ import type { GuildEvent } from '../hub/topics.ts';
  * back from the table goes through here, so the rest of the server only ever sees deltas.
  */
 const kinds: Record<string, (facts: never) => GuildEvent['deltas']> = {
-  clockIn: (facts: ClockInFacts) => clockInDeltas(facts),
-  clockOut: (facts: ClockOutFacts) => clockOutDeltas(facts),
+  clockIn: (facts: ClockInFacts) => clockInDeltas(readClockIn(facts)),
+  clockOut: (facts: ClockOutFacts) => clockOutDeltas(readClockOut(facts)),
 };
 
 export function decodeDeltas(stored: unknown): GuildEvent['deltas'] {

@@ -33,8 +33,8 @@ export interface OutboxParts {
  *
  * The guild stream's next seq is taken under its row lock, held until commit, so committed seqs are
  * contiguous and in commit order. Every guild has its stream row from creation on (sql/0006), so
- * this is a plain UPDATE. `stream` returns `epoch`, `seq` and the carried columns; `written` its
- * `seq` and `deltas` (see `eventColumns`).
+ * this is a plain UPDATE. `stream` returns `epoch`, `seq` and the carried columns; `written` the
+ * stored `deltas` (see `eventColumns`).
  */
 export function outboxCtes(e: OutboxParts): string {
   const audit = e.audit
@@ -50,7 +50,7 @@ export function outboxCtes(e: OutboxParts): string {
     ), written as (
       insert into events (guild_id, seq, topics, deltas)
       select ${e.guild}, stream.seq, ${e.topics}, ${e.deltas} from stream${e.deltasFrom ? `, ${e.deltasFrom}` : ''}
-      returning seq, deltas
+      returning deltas
     )${audit}`;
 }
 

@@ -1,30 +1,6 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { freePort } from '../../server/store/embedded.ts';
-
-/**
- * Installs Debian packages whose command is missing (CI machines start without them): redis-server
- * for the multi-node tests, chromium for the browser tests. Run once, before the tests.
- */
-export function ensureDebianPackages(): void {
-  const missing = [['redis-server', 'redis-server'], ['chromium', 'chromium']].filter(([cmd]) => {
-    try {
-      execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
-      return false;
-    } catch {
-      return true;
-    }
-  }).map(([, pkg]) => pkg);
-  if (!missing.length) return;
-  process.stderr.write(`installing ${missing.join(', ')} from Debian's packages…\n`);
-  const apt = (args: string[]) => execFileSync('apt-get', args, { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  try {
-    apt(['install', '-y', '--no-install-recommends', ...missing]);
-  } catch {
-    apt(['update']);
-    apt(['install', '-y', '--no-install-recommends', ...missing]);
-  }
-}
 
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -3,7 +3,7 @@ import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
 import { eventsAfter } from '../../server/hub/snapshot.ts';
 import { decodeDeltas } from '../../server/store/event-codec.ts';
-import { clockInDeltas, clockOutDeltas } from '../../server/domains/timeclock/events.ts';
+import { readClockOut } from '../../server/domains/timeclock/events.ts';
 import { closeShift, openShift } from '../../server/domains/timeclock/store.ts';
 
 // The clock statements store facts, not deltas (domains/timeclock/events.ts): what a board applies
@@ -60,11 +60,23 @@ t.test('decodeDeltas: deltas pass through, facts of each kind decode, an unknown
   const deltas = { units: [{ op: 'upsert', key: 'RTW-1', value: {} }] };
   t.equal(decodeDeltas(deltas), deltas, 'an object is the deltas themselves');
   const inFacts = ['clockIn', 'u9', 'N', '09', null, '2026-11-24T03:21:05.123456+00:00'] as const;
-  t.same(decodeDeltas(inFacts), clockInDeltas([...inFacts]));
+  const duty = (onDuty: boolean) => ({ op: 'duty', userId: 'u9', onDuty });
+  t.same(decodeDeltas(inFacts), {
+    onDuty: [{ op: 'upsert', key: 'u9', value: { userId: 'u9', nickname: 'N', badge: '09', rank: null, since: Date.UTC(2026, 10, 24, 3, 21, 5, 123) } }],
+    overview: [{ op: 'add', field: 'onDuty', by: 1 }], dispatchers: [duty(true)], alarm: [duty(true)], standby: [duty(true)],
+  }, 'clock-in facts decode to its ops');
   t.equal((decodeDeltas(inFacts).onDuty![0].value as { since: number }).since, Date.UTC(2026, 10, 24, 3, 21, 5, 123), 'µs dropped like a Date');
   const outFacts = ['clockOut', 'u9', 'N', '09', '2026-11-24T03:21:05+00:00', '2026-11-24T04:00:00+00:00', [2, 5], ['A', 'B']] as const;
-  t.same(decodeDeltas(outFacts), clockOutDeltas([...outFacts] as never));
-  t.same(clockOutDeltas([...outFacts] as never).overview, [{ op: 'add', field: 'onDuty', by: -1 }, { op: 'add', field: 'dispatchers', by: -2 }]);
+  t.same(decodeDeltas(outFacts), {
+    onDuty: [{ op: 'remove', key: 'u9' }],
+    overview: [{ op: 'add', field: 'onDuty', by: -1 }, { op: 'add', field: 'dispatchers', by: -2 }],
+    dispatchers: [duty(false), { op: 'remove', key: '2' }, { op: 'remove', key: '5' }],
+    units: [duty(false), { op: 'unlink', key: 'A', field: 'members', id: 'u9' }, { op: 'unlink', key: 'B', field: 'members', id: 'u9' }],
+    alarm: [duty(false)], access: [{ op: 'changed', userId: 'u9' }], einsatzEntries: [{ op: 'membersLeft', userId: 'u9', callsigns: ['A', 'B'] }],
+  }, 'clock-out facts decode to its ops, one per freed slot and left unit');
+  t.same(readClockOut([...outFacts] as never), {
+    userId: 'u9', nickname: 'N', badge: '09', clockInAt: new Date('2026-11-24T03:21:05Z'), clockOutAt: new Date('2026-11-24T04:00:00Z'), slots: [2, 5], callsigns: ['A', 'B'],
+  }, 'and read back as the clock-out the route answers with');
   t.throws(() => decodeDeltas(['shiftSwap', 'u9']), /unknown kind "shiftSwap"/);
   t.throws(() => decodeDeltas(['constructor']), /unknown kind/, 'no prototype keys');
 });

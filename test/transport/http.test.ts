@@ -3,6 +3,10 @@ import { connect } from 'node:net';
 import { inflateSync } from 'node:zlib';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { loadConfig } from '../../server/config.ts';
+import { createLog } from '../../server/core/log.ts';
+import { startServer } from '../../server/main.ts';
+import { freePort } from '../../server/store/embedded.ts';
 
 const G = '558000000000000001';
 const server = await startTestServer(t);
@@ -153,10 +157,6 @@ t.test('query strings: refused on writes and on routes without input', async (t)
 });
 
 t.test('a second server on the same port is refused, not let in beside the first (uWS would set SO_REUSEPORT)', async (t) => {
-  const { startServer } = await import('../../server/main.ts');
-  const { loadConfig } = await import('../../server/config.ts');
-  const { createLog } = await import('../../server/core/log.ts');
-  const { freePort } = await import('../../server/store/embedded.ts');
   // A fixed port, as a server admin gives it (the kernel does not share a port it picked for port 0).
   const config = loadConfig({ PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'silent', DEMO: '0' });
   const first = await startServer({ config: { ...config }, log: createLog('silent'), sql: server.sql });

@@ -18,18 +18,34 @@ export type ClockOutFacts = [
   freedSlots: number[], leftUnits: string[],
 ];
 
-const duty = (userId: string, onDuty: boolean): Op => ({ op: 'duty', userId, onDuty });
+/** A clock-in as its facts tell it. */
+export interface ClockIn { userId: string; nickname: string; badge: string | null; rank: string | null; clockInAt: Date }
+/** A clock-out as its facts tell it; slots and callsigns in the statement's order. */
+export interface ClockOut {
+  userId: string; nickname: string; badge: string | null; clockInAt: Date; clockOutAt: Date; slots: number[]; callsigns: string[];
+}
 
-/** Epoch ms of a timestamp as PostgreSQL writes it in JSON (µs are dropped, like postgres.js's Date). */
-export const epochMs = (timestamp: string) => Date.parse(timestamp);
+/**
+ * The stored layouts, read in one place. Timestamps come as PostgreSQL writes them in JSON; their
+ * µs are dropped, like in the `Date` postgres.js makes.
+ */
+export function readClockIn([, userId, nickname, badge, rank, clockInAt]: ClockInFacts): ClockIn {
+  return { userId, nickname, badge, rank, clockInAt: new Date(clockInAt) };
+}
+
+export function readClockOut([, userId, nickname, badge, clockInAt, clockOutAt, slots, callsigns]: ClockOutFacts): ClockOut {
+  return { userId, nickname, badge, clockInAt: new Date(clockInAt), clockOutAt: new Date(clockOutAt), slots, callsigns };
+}
+
+const duty = (userId: string, onDuty: boolean): Op => ({ op: 'duty', userId, onDuty });
 
 /**
  * The person joins `onDuty`, the `overview` count rises, and their duty flips for `dispatchers`,
  * `alarm` and `standby` (notices: those views depend on it). Ops as in hub/reducers.ts.
  */
-export function clockInDeltas([, userId, nickname, badge, rank, clockInAt]: ClockInFacts): GuildEvent['deltas'] {
+export function clockInDeltas({ userId, nickname, badge, rank, clockInAt }: ClockIn): GuildEvent['deltas'] {
   return {
-    onDuty: [{ op: 'upsert', key: userId, value: { userId, nickname, badge, rank, since: epochMs(clockInAt) } }],
+    onDuty: [{ op: 'upsert', key: userId, value: { userId, nickname, badge, rank, since: clockInAt.getTime() } }],
     overview: [{ op: 'add', field: 'onDuty', by: 1 }],
     dispatchers: [duty(userId, true)],
     alarm: [duty(userId, true)],
@@ -42,7 +58,7 @@ export function clockInDeltas([, userId, nickname, badge, rank, clockInAt]: Cloc
  * each left unit loses the member in `units`; duty notices for `dispatchers`, `units` and `alarm`,
  * `access` changed, and `einsatzEntries` learns which units the person left.
  */
-export function clockOutDeltas([, userId, , , , , slots, callsigns]: ClockOutFacts): GuildEvent['deltas'] {
+export function clockOutDeltas({ userId, slots, callsigns }: ClockOut): GuildEvent['deltas'] {
   return {
     onDuty: [{ op: 'remove', key: userId }],
     overview: slots.length > 0

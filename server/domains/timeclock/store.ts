@@ -2,7 +2,7 @@ import type { Db } from '../../store/db.ts';
 import { eventColumns, eventOf, outboxCtes } from '../../store/outbox.ts';
 import { identifierArray, statement } from '../../store/statement.ts';
 import type { Actor } from '../../store/tx.ts';
-import { clockInDeltas, clockOutDeltas, epochMs, type ClockInFacts, type ClockOutFacts } from './events.ts';
+import { clockInDeltas, clockOutDeltas, readClockIn, readClockOut, type ClockInFacts, type ClockOutFacts } from './events.ts';
 import { clockInTopics, clockOutTopics } from './schema.ts';
 
 /** A person as the clock routes answer with them. */
@@ -48,7 +48,7 @@ const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
   with ${person(by, true)}, opened as (
     insert into shifts (guild_id, user_id) select $1, user_id from p
     on conflict (guild_id, user_id) where clock_out_at is null do nothing
-    returning clock_in_at
+    returning user_id, clock_in_at
   ), ${outboxCtes({
     guild: '$1',
     from: 'opened',
@@ -56,7 +56,7 @@ const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
     topics: identifierArray([...clockInTopics].sort()),
     deltas: `json_build_array('clockIn', p.user_id, p.nickname, p.badge, p.rank, stream.clock_in_at)`,
     deltasFrom: 'p',
-    audit: audited ? auditCols(`jsonb_build_object('userId', (select user_id from p))`) : null,
+    audit: audited ? auditCols(`jsonb_build_object('userId', opened.user_id)`) : null,
   })}
   select ${eventColumns()} from stream, written`));
 
@@ -93,9 +93,8 @@ const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
 export async function openShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
   const [row] = await openShiftStatement(db, guildId, who, audit);
   if (!row) return { opened: null, event: null, person: await personOf(db, guildId, who) };
-  const facts = row.event_deltas as ClockInFacts;
-  const [, userId, nickname, badge, rank, clockInAt] = facts;
-  return { opened: { userId, nickname, badge, rank, clockInAt: new Date(epochMs(clockInAt)) }, event: eventOf(guildId, row, clockInDeltas(facts)), person: null };
+  const opened = readClockIn(row.event_deltas as ClockInFacts);
+  return { opened, event: eventOf(guildId, row, clockInDeltas(opened)), person: null };
 }
 
 /**
@@ -106,13 +105,8 @@ export async function openShift(db: Db, guildId: string, who: Who, audit: AuditA
 export async function closeShift(db: Db, guildId: string, who: Who, audit: AuditAs) {
   const [row] = await closeShiftStatement(db, guildId, who, audit);
   if (!row) return { closed: null, event: null, person: await personOf(db, guildId, who) };
-  const facts = row.event_deltas as ClockOutFacts;
-  const [, userId, nickname, badge, clockInAt, clockOutAt, slots, callsigns] = facts;
-  return {
-    closed: { userId, nickname, badge, clockInAt: new Date(epochMs(clockInAt)), clockOutAt: new Date(epochMs(clockOutAt)), slots, callsigns },
-    event: eventOf(guildId, row, clockOutDeltas(facts)),
-    person: null,
-  };
+  const closed = readClockOut(row.event_deltas as ClockOutFacts);
+  return { closed, event: eventOf(guildId, row, clockOutDeltas(closed)), person: null };
 }
 
 /** The person a clock statement addressed, read after it wrote nothing (to tell 404 from 409). */
