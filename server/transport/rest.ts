@@ -6,6 +6,7 @@ import type { Deps } from '../deps.ts';
 import { createContext } from '../trpc/context.ts';
 import { publicMessage } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
+import { parseJsonObject } from './json-body.ts';
 import { copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
 
@@ -98,21 +99,15 @@ function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: 
       if (first !== undefined) throw new AppError('BAD_REQUEST', `unknown query parameter ${first}`);
     }
     for (const [k, v] of new URLSearchParams(http.query)) {
-      if (k in fields) throw new AppError('BAD_REQUEST', `${k} is given twice`);
+      if (k === '__proto__') throw new AppError('BAD_REQUEST', 'query parameter __proto__ is not allowed');
+      if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${k} is given twice`);
       fields[k] = v;
     }
   }
   if (body && body.length > 0) {
     if (!isJsonContentType(http.headers)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json');
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new AppError('BAD_REQUEST', 'body is not valid JSON');
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new AppError('BAD_REQUEST', 'body must be a JSON object');
-    for (const [k, v] of Object.entries(parsed)) {
-      if (k in fields) throw new AppError('BAD_REQUEST', `${k} is given in the path or query; do not repeat it in the body`);
+    for (const [k, v] of Object.entries(parseJsonObject(body.toString('utf8')))) {
+      if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${k} is given in the path or query; do not repeat it in the body`);
       fields[k] = v;
     }
     return fields;

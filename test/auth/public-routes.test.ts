@@ -41,6 +41,10 @@ t.test('GET /branding/{guildId} and its icon are public; unknown guilds are 404 
     t.equal(icon.status, 200, `${label}: icon`);
     t.equal(icon.headers.get('content-type'), 'image/png');
   }
+  const { iconUrl } = (await api('GET', `/branding/${G}`)).body;
+  const byUrl = await fetch(new URL(iconUrl, server.url));
+  t.equal(byUrl.status, 200, `iconUrl ${iconUrl} resolves against the server root`);
+  t.equal(byUrl.headers.get('content-type'), 'image/png');
   assertError(t, await api('GET', '/branding/999999999999999999'), 404, 'unknown guild');
   assertError(t, await api('GET', '/branding/999999999999999999/icon.png'), 404, 'unknown guild icon');
   assertError(t, await api('GET', '/branding/bad%20id'), 400, 'a malformed guild id');

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { client, startTestServer } from '../helpers/server.ts';
-import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { assertError, seedGuild, unscopedKey } from '../helpers/fixtures.ts';
 import { eventsAfter } from '../../server/hub/snapshot.ts';
 
 const G = '555000000000000001';
@@ -105,9 +105,10 @@ t.test('a badge nobody has: 404 on every route', async (t) => {
   }
 });
 
-t.test('never clocked in: status OFF_DUTY, since null', async (t) => {
+t.test('never clocked in: status OFF_DUTY, since the person was added', async (t) => {
   const res = await api('GET', '/admin/clock-status/7', { key });
-  t.same(res.body, { badgeNumber: '07', clockedIn: false, status: 'OFF_DUTY', since: null });
+  const [added] = await server.sql`select created_at from people where guild_id = ${G} and badge = '07'`;
+  t.same(res.body, { badgeNumber: '07', clockedIn: false, status: 'OFF_DUTY', since: added.created_at.toISOString() });
 });
 
 t.test('clock-out touches only that person; without slots or seats its deltas carry the duty notices alone', async (t) => {
@@ -196,10 +197,17 @@ t.test('oversize bodies: 413, the server keeps running', async (t) => {
   t.same(health.body, { ok: true });
 });
 
-t.test('prototype keys are refused, not merged', async (t) => {
-  const res = await api('POST', '/admin/clock-in', { key, raw: '{"badge":1,"__proto__":{"admin":true}}' });
-  t.equal(res.status, 400);
+t.test('prototype keys are refused with their own message, not merged', async (t) => {
+  const cases: [string, RegExp][] = [
+    ['{"badge":1,"__proto__":{"admin":true}}', /^body must not contain the key __proto__$/],
+    ['{"\\u005f_proto__":{"admin":true},"badge":1}', /^body must not contain the key __proto__$/],
+    ['{"badge":1,"x":{"__proto__":{"admin":true}}}', /^body must not contain the key __proto__$/],
+    ['{"badge":1,"constructor":{"prototype":{"admin":true}}}', /^body must not contain constructor\.prototype$/],
+  ];
+  for (const [raw, message] of cases) assertError(t, await api('POST', '/admin/clock-in', { key, raw }), 400, raw, message);
+  assertError(t, await api('GET', '/admin/clock-status/1?__proto__=x', { key }), 400, 'in the query', /__proto__/);
   t.equal(({} as any).admin, undefined);
+  t.equal((await api('GET', '/admin/clock-status/1', { key })).body.clockedIn, false, 'nothing was clocked in');
 });
 
 t.test('two concurrent clock-ins of one badge: exactly one 200 and one 409', async (t) => {

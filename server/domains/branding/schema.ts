@@ -9,7 +9,7 @@ export const Branding = z.object({
   modules: z.object(Object.fromEntries(modules.map((m) => [m, z.boolean()]))).describe('Which modules are on.'),
   tabOrder: z.array(z.string()),
   color: z.string().describe('Accent colour, #rrggbb.'),
-  iconUrl: z.string().describe('Path of the guild icon, relative to the API base.'),
+  iconUrl: z.string().describe('Path of the guild icon from the server root (`/api/v1/branding/{guildId}/icon.png`), usable as it is in an <img src>.'),
 });
 
 export const Png = z.object({ contentType: z.literal('image/png'), base64: z.string() });

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { guildById, guildIcon } from '../guilds/store.ts';
 import { defaultTabOrder, effectiveModules } from '../guilds/modules.ts';
 import { defaultIcon } from './icon.ts';
+import { API_PREFIX } from '../../transport/routes.ts';
 
 export const DEFAULT_COLOR = '#c0392b';
 
@@ -15,7 +16,7 @@ export async function branding(deps: Deps, guildId: string) {
     modules: effectiveModules(g.modules),
     tabOrder: g.tabOrder.length ? g.tabOrder : defaultTabOrder,
     color: typeof g.branding.color === 'string' ? g.branding.color : DEFAULT_COLOR,
-    iconUrl: `/branding/${g.id}/icon.png`,
+    iconUrl: `${API_PREFIX}/branding/${g.id}/icon.png`,
   };
 }
 

@@ -38,7 +38,7 @@ export const ClockStatus = z.object({
   badgeNumber: z.string(),
   clockedIn: z.boolean(),
   status: z.enum(['OPEN', 'CLOSED', 'AUTO_CLOSED', 'OFF_DUTY']).describe('OPEN while clocked in; else the last shift\'s end status, or OFF_DUTY when there was none.'),
-  since: z.date().nullable().describe('Clock-in time while on duty, else the last clock-out (null when never clocked in).'),
+  since: z.date().describe('Clock-in time while on duty, else the last clock-out; for someone never clocked in, when the person was added.'),
 });
 
 export const OnDutyPerson = z.object({

@@ -55,7 +55,8 @@ export async function clockStatus(deps: Deps, guildId: string, badge: string) {
     badgeNumber: badge,
     clockedIn,
     status: (s.status ?? 'OFF_DUTY') as 'OPEN' | 'CLOSED' | 'AUTO_CLOSED' | 'OFF_DUTY',
-    since: clockedIn ? s.clockInAt : s.clockOutAt,
+    // Never clocked in: off duty since the person was added, so `since` is always a timestamp.
+    since: (clockedIn ? s.clockInAt : s.clockOutAt) ?? s.addedAt,
   };
 }
 

@@ -118,16 +118,17 @@ async function personOf(db: Db, guildId: string, who: Who): Promise<Person | nul
 }
 
 /** The person's current or last shift; `person` null when nobody has the badge. */
+/** The person's latest shift; `addedAt` is when the person was added (their "off duty since" before any shift). */
 export async function shiftStatusByBadge(db: Db, guildId: string, badge: string) {
   const [row] = await db`
-    select p.user_id, s.clock_in_at, s.clock_out_at, s.status from people p
+    select p.user_id, p.created_at, s.clock_in_at, s.clock_out_at, s.status from people p
     left join lateral (
       select clock_in_at, clock_out_at, status from shifts
       where guild_id = p.guild_id and user_id = p.user_id order by clock_in_at desc limit 1
     ) s on true
     where p.guild_id = ${guildId} and p.badge = ${badge}`;
   if (!row) return null;
-  return { clockInAt: row.clock_in_at as Date | null, clockOutAt: row.clock_out_at as Date | null, status: row.status as string | null };
+  return { addedAt: row.created_at as Date, clockInAt: row.clock_in_at as Date | null, clockOutAt: row.clock_out_at as Date | null, status: row.status as string | null };
 }
 
 export async function onDutyPeople(db: Db, guildId: string) {
