@@ -41,7 +41,7 @@ t.test('inventory: mounted routes == documented operations', async (t) => {
 });
 
 t.test('inventory: the spec §4 routes built so far are all mounted and documented', async (t) => {
-  const spec = readFileSync(fileURLToPath(new URL('../../../shared/spec/api-spec.md', import.meta.url)), 'utf8');
+  const spec = readFileSync(fileURLToPath(new URL('../../server/docs/api-spec.md', import.meta.url)), 'utf8');
   const rows = [...spec.matchAll(/^\| (GET|POST|PUT|PATCH|DELETE) \| (\/[^ |]+)(?: \(relative to \{root_url\}\))? \|/gm)].map((m) => key(m[1], m[2]));
   t.ok(rows.length > 40, `read ${rows.length} routes from the spec`);
   const documented = new Set<string>();
