@@ -14,12 +14,17 @@ export async function createLoginLink(db: Db, publicUrl: string, guildId: string
 
 /** Trades a login token for a new session (never reusing an old one: no fixation). */
 export async function redeemLoginLink(db: Db, token: string) {
-  if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  if (!isLoginToken(token)) return null;
   const owner = await store.redeemLoginToken(db, hashSecret(token));
   if (!owner) return null;
   const sessionToken = randomToken();
   await store.insertSession(db, owner.userId, hashSecret(sessionToken));
   return { ...owner, sessionToken };
+}
+
+/** Whether `token` has the shape of a login token (checked before any database look-up). */
+export function isLoginToken(token: string): boolean {
+  return /^[A-Za-z0-9_-]{20,100}$/.test(token);
 }
 
 export function sessionCookieName(secure: boolean): string {

@@ -32,6 +32,13 @@ export async function redeemLoginToken(db: Db, tokenHash: Buffer): Promise<{ gui
   return row ? { guildId: row.guild_id, userId: row.user_id } : null;
 }
 
+/** Why a login token cannot be redeemed (for the page that says so); null when it was never issued. */
+export async function loginTokenState(db: Db, tokenHash: Buffer): Promise<{ guildId: string; userId: string; used: boolean; expired: boolean } | null> {
+  const [row] = await db`select guild_id, user_id, used_at is not null as used, expires_at <= now() as expired
+    from login_tokens where token_hash = ${tokenHash}`;
+  return row ? { guildId: row.guild_id, userId: row.user_id, used: row.used, expired: row.expired } : null;
+}
+
 export async function insertSession(db: Db, userId: string, tokenHash: Buffer): Promise<void> {
   await db`insert into sessions (token_hash, user_id, expires_at)
     values (${tokenHash}, ${userId}, now() + ${SESSION_ABSOLUTE_MS / 1000} * interval '1 second')`;

@@ -2,13 +2,28 @@ import type uWS from 'uWebSockets.js';
 import { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { hashSecret } from '../auth/api-keys.ts';
-import { redeemLoginLink } from '../auth/login-links.ts';
+import { isLoginToken, redeemLoginLink } from '../auth/login-links.ts';
 import { readCookie } from '../auth/principal.ts';
-import { deleteSession, SESSION_ABSOLUTE_MS } from '../auth/store.ts';
+import { deleteSession, liveSessionUser, loginTokenState, SESSION_ABSOLUTE_MS, touchSession } from '../auth/store.ts';
+import { guildsOfUser } from '../domains/guilds/store.ts';
+import { loginFailedPage } from './login-pages.ts';
 import { copyRequest, isCrossSite, Reply } from './http.ts';
 import { sendError } from './rest.ts';
 
-/** Browser sign-in: `GET /auth/login/<token>` sets the session cookie and opens the board; `POST /auth/logout` ends it. */
+const boardUrl = (guildId: string) => `/dispatch?guild=${encodeURIComponent(guildId)}`;
+const pageHeaders = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+};
+
+/**
+ * Browser sign-in: `GET /auth/login/<token>` sets the session cookie and opens the board (a used,
+ * expired or unknown link shows a German page saying what to do); `GET /auth/session` tells the
+ * board who is signed in and which guilds they belong to; `POST /auth/logout` ends the session.
+ */
 export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
   const name = deps.auth.cookieName;
   const secure = deps.config.secureCookies ? '; Secure' : '';
@@ -16,17 +31,49 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
   app.get('/auth/login/:token', (res, req) => {
     const reply = new Reply(res);
     const token = req.getParameter(0) ?? '';
+    const cookie = req.getHeader('cookie');
     (async () => {
       const session = await redeemLoginLink(deps.sql, token);
-      if (!session) throw new AppError('NOT_FOUND', 'this login link is unknown, already used or expired; ask for a new one');
-      reply.send(302, {
-        location: `/dispatch?guild=${encodeURIComponent(session.guildId)}`,
-        'set-cookie': `${name}=${session.sessionToken}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`,
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-      }, '');
+      if (session) {
+        reply.send(302, {
+          location: boardUrl(session.guildId),
+          'set-cookie': `${name}=${session.sessionToken}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`,
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+        }, '');
+        return;
+      }
+      const owner = isLoginToken(token) ? await loginTokenState(deps.sql, hashSecret(token)) : null;
+      // A second click on a link that already signed this browser in: go on to the board.
+      if (owner && (await sessionUserOf(cookie))?.userId === owner.userId) {
+        reply.send(302, { location: boardUrl(owner.guildId), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, '');
+        return;
+      }
+      const page = loginFailedPage(!owner ? 'unknown' : owner.used ? 'used' : 'expired', owner);
+      reply.send(page.status, pageHeaders, page.html);
     })().catch((err) => sendError(deps, reply, err));
   });
+
+  /** Who the session cookie belongs to and the guilds they can open: what the board starts from. */
+  app.get('/auth/session', (res, req) => {
+    const reply = new Reply(res);
+    const cookie = req.getHeader('cookie');
+    (async () => {
+      const user = await sessionUserOf(cookie);
+      if (!user) throw new AppError('UNAUTHORIZED', 'not signed in: open a login link');
+      touchSession(deps.sql, user.hash).catch(() => {}); // an opened board counts as use; best effort
+      reply.json(200, { userId: user.userId, guilds: await guildsOfUser(deps.sql, user.userId) }, { 'cache-control': 'no-store' });
+    })().catch((err) => sendError(deps, reply, err));
+  });
+
+  /** The live session the cookie header carries, or null. */
+  async function sessionUserOf(cookie: string) {
+    const token = cookie ? readCookie(cookie, name) : undefined;
+    if (!token) return null;
+    const hash = hashSecret(token);
+    const live = await liveSessionUser(deps.sql, hash);
+    return live ? { userId: live.userId, hash } : null;
+  }
 
   app.post('/auth/logout', (res, req) => {
     const reply = new Reply(res);

@@ -44,28 +44,60 @@ t.test('the login link answers 302 to the board with an HttpOnly, SameSite=Lax, 
   t.equal(me.status, 200, 'the cookie signs in');
 });
 
-t.test('a login link works once; used, expired or unknown links are 404 {error}', async (t) => {
+t.test('a login link works once; a used, expired or unknown link shows a German page (410/404), not JSON, and sets no cookie', async (t) => {
+  const page = (res: { status: number; headers: Headers; text: string }, status: number, headline: RegExp, label: string) => {
+    t.equal(res.status, status, `${label}: status ${status}`);
+    t.match(res.headers.get('content-type'), /^text\/html/, `${label}: an HTML page`);
+    t.match(res.text, headline, `${label}: says why`);
+    t.match(res.text, /So bekommst du einen neuen Link/, `${label}: says what to do`);
+    t.notOk(res.headers.get('set-cookie'), `${label}: no cookie`);
+  };
   const path = await loginPath(G, 'u1');
   t.equal((await api('GET', path)).status, 302);
   const again = await api('GET', path);
-  assertError(t, again, 404, 'second use');
-  t.notOk(again.headers.get('set-cookie'), 'no cookie on the second use');
+  page(again, 410, /Dieser Login-Link wurde bereits benutzt/, 'second use');
+  t.match(again.text, new RegExp(`login-link --guild ${G} --user u1`), 'with the command that makes a new one');
 
   const expired = await loginPath(G, 'u1');
   await server.sql`update login_tokens set expires_at = now() - interval '1 second' where used_at is null`;
-  assertError(t, await api('GET', expired), 404, 'expired link');
+  page(await api('GET', expired), 410, /Dieser Login-Link ist abgelaufen/, 'expired link');
 
   for (const token of ['AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'abc', 'x'.repeat(200), '%00%00%00%00%00%00%00%00%00%00%00']) {
-    const res = await api('GET', `/auth/login/${token}`);
-    assertError(t, res, 404, `token ${token.slice(0, 12)}…`);
-    t.notOk(res.headers.get('set-cookie'));
+    page(await api('GET', `/auth/login/${token}`), 404, /Diesen Login-Link kennen wir nicht/, `token ${token.slice(0, 12)}…`);
   }
+});
+
+t.test('a second click on a link that already signed this browser in goes on to the board', async (t) => {
+  const path = await loginPath(H, 'multi');
+  const first = await api('GET', path);
+  const cookie = first.headers.get('set-cookie')!.split(';')[0];
+  const again = await api('GET', path, { headers: { cookie } });
+  t.equal(again.status, 302);
+  t.equal(again.headers.get('location'), `/dispatch?guild=${H}`);
+  t.notOk(again.headers.get('set-cookie'), 'the session stays as it is');
+  const other = await signIn(server, G, 'u1');
+  t.equal((await api('GET', path, { headers: { cookie: other.cookie } })).status, 410, 'another user\'s session does not pass');
+});
+
+t.test('GET /auth/session: who is signed in and every guild they can open; 401 {error} without a live session', async (t) => {
+  const s = await signIn(server, H, 'multi');
+  const res = await api('GET', '/auth/session', { headers: { cookie: s.cookie } });
+  t.equal(res.status, 200);
+  t.same(res.body, { userId: 'multi', guilds: [
+    { guildId: G, name: `Guild ${G}`, nickname: 'Mia in G', isAdmin: false },
+    { guildId: H, name: `Guild ${H}`, nickname: 'Mia in H', isAdmin: false },
+  ] });
+  t.equal(res.headers.get('cache-control'), 'no-store');
+  assertError(t, await api('GET', '/auth/session'), 401, 'no cookie');
+  assertError(t, await api('GET', '/auth/session', { headers: { cookie: 'dt_session=nope' } }), 401, 'unknown session');
+  await api('POST', '/auth/logout', { headers: { cookie: s.cookie } });
+  assertError(t, await api('GET', '/auth/session', { headers: { cookie: s.cookie } }), 401, 'after logout');
 });
 
 t.test('two concurrent uses of one link: exactly one session', async (t) => {
   const path = await loginPath(G, 'u1');
   const results = await Promise.all([api('GET', path), api('GET', path), api('GET', path)]);
-  t.same(results.map((r) => r.status).sort(), [302, 404, 404]);
+  t.same(results.map((r) => r.status).sort(), [302, 410, 410]);
 });
 
 t.test('the session cookie plus x-guild-id works on /me/preferences and /me/clock-in', async (t) => {

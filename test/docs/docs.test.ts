@@ -4,9 +4,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import newman from 'newman';
-import { chromium } from 'playwright-core';
 import { startTestServer, call } from '../helpers/server.ts';
 import { contractViolation } from '../helpers/contract.ts';
+import { launchBrowser } from '../helpers/browser.ts';
 import { restRoutes } from '../../server/transport/routes.ts';
 import { appRouter } from '../../server/trpc/app-router.ts';
 
@@ -99,11 +99,7 @@ t.test('the request collection runs green with newman against a server seeded by
 });
 
 t.test('the HTML page renders in headless Chromium, shows every route, and loads nothing from outside', async (t) => {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  t.teardown(() => browser.close());
+  const browser = await launchBrowser(t);
   const page = await browser.newPage();
   const requested: string[] = [];
   page.on('request', (r) => requested.push(r.url()));

@@ -36,3 +36,12 @@ export async function countGuilds(db: Db): Promise<number> {
   const [row] = await db`select count(*)::int as n from guilds`;
   return row.n;
 }
+
+export interface UserGuild { guildId: string; name: string; nickname: string; isAdmin: boolean }
+
+/** Every guild the user is a member of, by name: what a signed-in board can choose from. */
+export async function guildsOfUser(db: Db, userId: string): Promise<UserGuild[]> {
+  const rows = await db`select g.id, g.name, p.nickname, p.is_admin from people p join guilds g on g.id = p.guild_id
+    where p.user_id = ${userId} order by lower(g.name), g.id`;
+  return rows.map((r) => ({ guildId: r.id, name: r.name, nickname: r.nickname, isAdmin: r.is_admin }));
+}
