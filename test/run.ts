@@ -4,12 +4,13 @@
  * Each test file clones the template into its own database, so files run in parallel.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from 'tap-parser';
 import { createLog } from '../server/core/log.ts';
 import { startEmbeddedPostgres } from '../server/store/embedded.ts';
+import { removeDataDir } from '../server/store/pg-cluster-dir.ts';
 import { connect } from '../server/store/db.ts';
 import { migrate } from '../server/store/migrate.ts';
 import { TEMPLATE_DB } from './helpers/db.ts';
@@ -34,6 +35,15 @@ const child = spawn('npx', args, {
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...process.env, TEST_ADMIN_DATABASE_URL: adminUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
 });
+/** Interrupted (Ctrl-C, kill): tap stops, the run's cluster is stopped and its directory removed, as at a normal end. */
+const interrupted = async () => {
+  child.kill('SIGTERM');
+  await embedded?.stop();
+  removeDataDir(dataDir);
+  process.exit(130);
+};
+process.once('SIGINT', interrupted);
+process.once('SIGTERM', interrupted);
 
 let passed = 0, failed = 0, skipped = 0;
 const failures: string[] = [];
@@ -70,7 +80,7 @@ if (process.env.TAP_RAW) child.stdout.pipe(process.stdout);
 const code: number = await new Promise((resolve) => child.on('close', (c) => resolve(c ?? 1)));
 await parsed;
 await embedded?.stop();
-rmSync(dataDir, { recursive: true, force: true });
+removeDataDir(dataDir);
 
 for (const f of failures) process.stdout.write(`\nFAILED: ${f}\n`);
 if (code !== 0 && failed === 0) failed = 1; // a crashed file or runner error still fails the run

