@@ -11,6 +11,8 @@ import { isScope, scopes as knownScopes } from './auth/scopes.ts';
 import { seedDemo } from './seed/demo.ts';
 import { startServer } from './main.ts';
 import type { Sql } from './store/db.ts';
+import type { Deps } from './deps.ts';
+import { recordRunningServer, runningServerUrl } from './store/running-server.ts';
 
 const usage = `usage: dispatch-terminal <command> [options]
 
@@ -50,6 +52,7 @@ async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
 async function serve() {
   const server = await startServer();
   const { config } = server.deps;
+  const forget = recordOrWarn(server.deps);
   if (config.demo) {
     const demo = await seedDemo(server.deps.sql, config.publicUrl);
     if (demo) printDemo(demo);
@@ -59,11 +62,28 @@ async function serve() {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
+    forget();
     await server.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** server.json for the CLI's links; a server that cannot write it still serves (the CLI then uses PORT/PUBLIC_URL). */
+function recordOrWarn({ config, log }: Deps): () => void {
+  try {
+    return recordRunningServer(config.dataDir, config.publicUrl);
+  } catch (err) {
+    log.warn('cannot record the server in DATA_DIR; the CLI will not know its URL', { error: String(err) });
+    return () => {};
+  }
+}
+
+/** Base of the links the CLI prints: PUBLIC_URL when given, else the running server's own, else the one PORT/HOST make. */
+function linkBase(): string {
+  const config = loadConfig();
+  return config.publicUrlFixed ? config.publicUrl : (runningServerUrl(config.dataDir) ?? config.publicUrl);
 }
 
 function printDemo(demo: { guildId: string; loginLink: string; apiKey: string }) {
@@ -119,10 +139,10 @@ export async function main(argv: string[]): Promise<void> {
       });
     case 'login-link':
       need(values, 'guild', 'user');
-      return withDb(async (sql) => console.log(await createLoginLink(sql, loadConfig().publicUrl, values.guild!, values.user!)));
+      return withDb(async (sql) => console.log(await createLoginLink(sql, linkBase(), values.guild!, values.user!)));
     case 'demo':
       return withDb(async (sql) => {
-        const demo = await seedDemo(sql, loadConfig().publicUrl);
+        const demo = await seedDemo(sql, linkBase());
         if (demo) printDemo(demo);
         else console.log('demo guild exists already; get a login link with: dispatch-terminal login-link --guild 100000000000000001 --user 200000000000000001');
       });

@@ -106,6 +106,11 @@ t.test('cloned into a mode-700 folder, it starts, answers, keeps its data and st
   const branding = await fetch(`${second.url}/api/v1/branding/100000000000000001`);
   t.equal(branding.status, 200, 'the demo guild from the first start is there');
 
+  const link = execFileSync(process.execPath, [bin, 'login-link', '--guild', '100000000000000001', '--user', '200000000000000001'], { cwd: app, env: userEnv({}), encoding: 'utf8' });
+  t.ok(link.startsWith(`${second.url}/auth/login/`), 'the CLI uses the running cluster and links to the running server');
+  const login = await fetch(link.trim(), { redirect: 'manual' });
+  t.equal(login.status, 302, 'and the link works');
+
   t.equal(await stop(second.child), 0);
   t.notOk(isAlive(second.postmaster));
 });
