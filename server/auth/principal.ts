@@ -6,7 +6,8 @@ import { hashSecret, isWellFormedApiKey } from './api-keys.ts';
 import type { Scope } from './scopes.ts';
 import * as store from './store.ts';
 
-export type KeyPrincipal = { kind: 'key'; guildId: string; keyId: string; keyHash: string; scopes: Scope[] | null };
+/** `name`: the key's name, shown as who did it (keys are never renamed). */
+export type KeyPrincipal = { kind: 'key'; guildId: string; keyId: string; name: string; keyHash: string; scopes: Scope[] | null };
 export type SessionPrincipal = {
   kind: 'session'; guildId: string; userId: string; nickname: string;
   isAdmin: boolean; capabilities: ReadonlySet<string>; sessionHash: string;
@@ -61,7 +62,7 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     }
     if (!row) return { principal: null, failure: new AppError('UNAUTHORIZED', 'invalid API key') };
     touchLater(`k:${row.id}`, () => store.touchApiKey(sql, row!.id));
-    return { principal: { kind: 'key', guildId: row.guildId, keyId: row.id, keyHash: hex, scopes: row.scopes as Scope[] | null } };
+    return { principal: { kind: 'key', guildId: row.guildId, keyId: row.id, name: row.name, keyHash: hex, scopes: row.scopes as Scope[] | null } };
   }
 
   async function bySession(token: string, guildHeader: string | undefined): Promise<AuthResult> {

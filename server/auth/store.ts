@@ -2,11 +2,11 @@ import type { Db } from '../store/db.ts';
 
 // ---- API keys ------------------------------------------------------------------------------
 
-export interface ApiKeyRow { id: string; guildId: string; scopes: string[] | null }
+export interface ApiKeyRow { id: string; guildId: string; name: string; scopes: string[] | null }
 
 export async function apiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyRow | null> {
-  const [row] = await db`select id::text, guild_id, scopes from api_keys where key_hash = ${keyHash}`;
-  return row ? { id: row.id, guildId: row.guild_id, scopes: row.scopes } : null;
+  const [row] = await db`select id::text, guild_id, name, scopes from api_keys where key_hash = ${keyHash}`;
+  return row ? { id: row.id, guildId: row.guild_id, name: row.name, scopes: row.scopes } : null;
 }
 
 export async function touchApiKey(db: Db, keyId: string): Promise<void> {

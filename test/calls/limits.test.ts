@@ -161,15 +161,23 @@ t.test('resolving a call frees a place; its id then opens a new call', async (t)
   assertError(t, await report(keyC, 'fill-1'), 429, 'a resolved id is a new call: it counts', OPEN_LIMIT);
 });
 
-t.test('taking a call frees a place', async (t) => {
+t.test('taking a call frees a place; re-reports of the taken id neither count nor are blocked while its sheet is open', async (t) => {
   const taken = await api('POST', '/calls/fill-2/take', { key: keyC });
   t.equal(taken.status, 200);
   t.equal(await openCount(C), 199);
-  const reopened = await report(keyC, 'fill-2');
-  t.equal(reopened.status, 200, 'the taken id opens a new call');
-  t.equal(reopened.body.reportCount, 1);
-  t.not(reopened.body.id, taken.body.call.id, 'a new call, not the taken one');
-  assertError(t, await report(keyC, 'number-203'), 429, 'full again', OPEN_LIMIT);
+  const again = await report(keyC, 'fill-2');
+  t.equal(again.status, 200, 'a report of the taken id goes to the taken call');
+  t.match(again.body, { id: taken.body.call.id, status: 'taken', reportCount: 2 });
+  t.equal(await openCount(C), 199, 'and opens nothing');
+  t.equal((await report(keyC, 'number-203')).status, 200, 'the freed place is still free');
+  t.equal(await openCount(C), 200);
+  assertError(t, await report(keyC, 'number-204'), 429, 'full again', OPEN_LIMIT);
+  const whileFull = await report(keyC, 'fill-2');
+  t.equal(whileFull.status, 200, 'a re-report of the taken id passes while the guild is full');
+  t.match(whileFull.body, { id: taken.body.call.id, status: 'taken', reportCount: 3 });
+
+  t.equal((await api('POST', `/incidents/${taken.body.incident.number}/close`, { key: keyC })).status, 200);
+  assertError(t, await report(keyC, 'fill-2'), 429, 'once the sheet is closed the id is a new call: it counts', OPEN_LIMIT);
   t.equal(await openCount(C), 200);
 });
 

@@ -15,6 +15,7 @@ await insertRank(server.sql, G, { id: 'boss', name: 'Leitung', position: 9, capa
 await server.sql`update people set rank_id = 'boss' where guild_id = ${G} and user_id = 'd1'`;
 // Units exist before the hub first loads the guild (they are another domain's; no events here).
 await server.sql`insert into units (guild_id, callsign, label) values (${G}, 'RTW-1', 'Rettungswagen 1'), (${G}, 'NEF-1', 'Notarzt 1')`;
+await server.sql`insert into shifts (guild_id, user_id) values (${G}, 'd1')`; // on duty: taking a call needs it
 const key = await unscopedKey(server.sql, G);
 const dora = await signIn(server, G, 'd1');
 

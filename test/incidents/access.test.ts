@@ -21,6 +21,8 @@ for (const [id, capabilities] of [['view', ['dispatch.view']], ['disp', ['dispat
   await server.sql`update people set rank_id = ${id} where guild_id = ${A} and user_id = ${id}`;
 }
 await server.sql`insert into units (guild_id, callsign) values (${A}, 'RTW-A'), (${B}, 'RTW-B')`;
+// Everyone of A is on duty: taking a call with a session needs that (their ranks cannot clock in themselves).
+await server.sql`insert into shifts (guild_id, user_id) select guild_id, user_id from people where guild_id = ${A}`;
 const keyA = await unscopedKey(server.sql, A);
 const keyB = await unscopedKey(server.sql, B);
 await api('PUT', '/admin/call-rate-limit', { key: keyA, body: { perMinute: 6000, burst: 1000 } });

@@ -29,7 +29,7 @@ t.test('create by hand: the sheet with number, version 1, state open, a created 
   });
   t.same(await audits('incident.create'), [{ number: 1 }]);
   const plain = await create({ keyword: 'RD 1' });
-  t.match(plain.body, { number: 2, priority: 2, location: null, createdBy: { kind: 'key', name: null } }, 'priority defaults to 2');
+  t.match(plain.body, { number: 2, priority: 2, location: null, createdBy: { kind: 'key', name: 'test' } }, 'priority defaults to 2');
 });
 
 t.test('create: field rules', async (t) => {

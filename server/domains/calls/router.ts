@@ -3,15 +3,16 @@ import type { Principal } from '../../auth/principal.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import type { Actor } from '../../store/tx.ts';
 import * as s from './schema.ts';
-import { getCallRateLimit, listOpenCalls, reportCall, resolveCall, setCallRateLimit, takeCall } from './service.ts';
+import { getCallRateLimit, setCallRateLimit } from './rate-limit.ts';
+import { listOpenCalls, reportCall, resolveCall, takeCall } from './service.ts';
 import type { ActorName } from './store.ts';
 import { IncidentDetail } from '../incidents/schema.ts';
 
 const TakeResult = z.object({ call: s.Call, incident: IncidentDetail.describe('The incident sheet made of the call.') });
 
-/** Who did it, with the nickname at the time for sessions (shown on calls and incident sheets). */
+/** Who did it, with a name people can read: a session's nickname or an API key's name at the time (shown on calls and incident sheets). */
 export function actorName(ctx: { principal: Principal; actor: Actor }): ActorName {
-  return { kind: ctx.actor.kind, id: ctx.actor.id, name: ctx.principal.kind === 'session' ? ctx.principal.nickname : null };
+  return { kind: ctx.actor.kind, id: ctx.actor.id, name: ctx.principal.kind === 'session' ? ctx.principal.nickname : ctx.principal.name };
 }
 
 const tooMany = `Open-call limit: ${s.callLimits.openCalls} calls are open in this guild (re-reports of an open externalId always pass), or the per-key rate limit was hit (with a Retry-After header; see PUT /admin/call-rate-limit). The two are told apart by their message.`;
@@ -20,23 +21,23 @@ export const callsRouter = router({
   report: guildProcedure
     .meta({
       rest: { method: 'POST', path: '/integrations/ingame/calls' }, tag: 'Medic und InGame',
-      summary: 'Report a call from the game (emergency call, panic, alarm, tip). A new externalId opens a call; the same externalId on an open call updates it (fields sent replace, fields left out stay) and increments reportCount.',
-      access: 'admin', capability: 'dispatch.manage', scopes: ['calls:call.report'], module: 'dispatch', topics: ['calls', 'overview'],
+      summary: 'Report a call from the game (emergency call, panic, alarm, tip). A new externalId opens a call; the same externalId on an open call updates it (fields sent replace, fields left out stay) and increments reportCount. On a taken call whose incident sheet is still open it does the same to that call (the answer has status taken) and adds a report entry to the sheet\'s timeline; after the sheet is closed, or the call resolved, it opens a new call.',
+      access: 'admin', capability: 'dispatch.manage', scopes: ['calls:call.report'], module: 'dispatch', topics: ['calls', 'overview', 'einsatzEntries'],
       errors: { 429: tooMany },
     })
     .input(s.ReportCall).output(s.Call)
-    .mutation(({ ctx, input }) => reportCall(ctx.deps, ctx.guildId, input, ctx.actor)),
+    .mutation(({ ctx, input }) => reportCall(ctx.deps, ctx.guildId, input, { actor: ctx.actor, by: actorName(ctx) })),
 
   resolve: guildProcedure
     .meta({
       rest: { method: 'POST', path: '/integrations/ingame/calls/{externalId}/resolve' }, tag: 'Medic und InGame',
-      summary: 'Resolve the open call with this externalId (for example resolution "reached"); a later report of the id opens a new call.',
+      summary: 'Resolve the newest call with this externalId (for example resolution "reached"); a later report of the id opens a new call. An open call leaves the board; a call a dispatcher has taken keeps takenAt, takenBy and incidentNumber, and its incident sheet, while open, gets a resolved entry. Resolving a resolved call again answers the call as stored and changes nothing.',
       access: 'admin', capability: 'dispatch.manage', scopes: ['calls:call.report'], module: 'dispatch',
-      audit: 'calls.resolve', topics: ['calls', 'overview'],
-      errors: { 404: 'No open call has this externalId.' },
+      audit: 'calls.resolve', topics: ['calls', 'overview', 'einsatzEntries'],
+      errors: { 404: 'No call with this externalId was ever reported in this guild.' },
     })
     .input(s.ResolveCall).output(s.Call)
-    .mutation(({ ctx, input }) => resolveCall(ctx.deps, ctx.guildId, input.externalId, input.resolution, ctx.actor)),
+    .mutation(({ ctx, input }) => resolveCall(ctx.deps, ctx.guildId, input.externalId, input.resolution, { actor: ctx.actor, by: actorName(ctx) })),
 
   ingameList: guildProcedure
     .meta({
@@ -59,10 +60,10 @@ export const callsRouter = router({
   take: guildProcedure
     .meta({
       rest: { method: 'POST', path: '/calls/{externalId}/take' }, tag: 'Leitstelle',
-      summary: 'Take an open call: it becomes taken and an incident sheet (Einsatzblatt) is created from it and linked, recording who took it and when.',
+      summary: 'Take an open call: it becomes taken and an incident sheet (Einsatzblatt) is created from it and linked, recording who took it and when. A session must be on duty (clocked in); API keys need not.',
       access: 'admin', capability: 'dispatch.manage', module: 'dispatch',
       audit: 'calls.take', topics: ['calls', 'overview', 'einsatzEntries'],
-      errors: { 404: 'No call with this externalId in this guild.', 409: 'The call was already taken or is resolved.' },
+      errors: { 404: 'No call with this externalId in this guild.', 409: 'The call was already taken or is resolved, or the session\'s person is off duty.' },
     })
     .input(s.TakeCall).output(TakeResult)
     .mutation(({ ctx, input }) => takeCall(ctx.deps, ctx.guildId, input.externalId, input.keyword, { actor: ctx.actor, by: actorName(ctx) })),

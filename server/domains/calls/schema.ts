@@ -52,7 +52,7 @@ const Caller = z.strictObject({
 });
 
 export const ReportCall = z.strictObject({
-  externalId: ExternalId.describe('The game\'s id of the call. The same id on an open call updates it and increments reportCount.'),
+  externalId: ExternalId.describe('The game\'s id of the call. The same id on an open call, or on a taken call whose incident sheet is open, updates it and increments reportCount.'),
   source: text(callLimits.source, 'source').optional().describe('Name of the reporting script.'),
   kind: CallKind.optional().describe('Default notruf.'),
   priority: Priority.optional().describe('1 high, 2 normal, 3 low. Default 2, or 1 for kind panik.'),
@@ -78,7 +78,7 @@ export const TakeCall = z.strictObject({
 export const ActorRef = z.object({
   kind: z.enum(['session', 'key', 'system']),
   id: z.string().describe('User id for sessions, API key id for keys.'),
-  name: z.string().nullable().describe('Nickname at the time (sessions); null for keys.'),
+  name: z.string().nullable().describe('Nickname (sessions) or API key name (keys) at the time; null only on records of keys deleted before key names were recorded.'),
 });
 
 export const LocationOut = z.union([z.string(), z.object({
@@ -96,7 +96,7 @@ export const Call = z.object({
   location: LocationOut.nullable(),
   caller: z.object({ name: z.string().optional(), phone: z.string().optional() }).nullable(),
   source: z.string().nullable(),
-  reportCount: z.number().int().describe('Reports with this externalId while the call was open.'),
+  reportCount: z.number().int().describe('Reports with this externalId while the call was open, or taken with its incident sheet open.'),
   createdAt: z.date(),
   updatedAt: z.date(),
   takenAt: z.date().nullable(),

@@ -1,50 +1,27 @@
 import { AppError } from '../../core/errors.ts';
-import { TokenBuckets, type RateLimit } from '../../core/rate-limit.ts';
-import { TtlCache } from '../../core/ttl-cache.ts';
 import type { Deps } from '../../deps.ts';
-import { inGuildTx, type Actor } from '../../store/tx.ts';
-import { openIncident } from '../incidents/service.ts';
-import { callLimits, type ReportCallInput } from './schema.ts';
+import { inGuildTx, type Actor, type Tx } from '../../store/tx.ts';
+import { addCallEntry, lockOpenSheet, openIncident } from '../incidents/service.ts';
+import { checkReportRate } from './rate-limit.ts';
+import { callLimits, type CallOut, type ReportCallInput } from './schema.ts';
 import * as store from './store.ts';
-
-/** Generous on purpose: a mass-casualty scene (dozens of reports at once) must pass. */
-export const DEFAULT_CALL_RATE_LIMIT: RateLimit = { perMinute: 120, burst: 60 };
 
 interface Who { actor: Actor; by: store.ActorName }
 
-/** One set of buckets per running server (tests run several in one process). */
-const limiters = new WeakMap<Deps, { buckets: TokenBuckets; limits: TtlCache<RateLimit> }>();
-function limiterOf(deps: Deps) {
-  let l = limiters.get(deps);
-  if (!l) limiters.set(deps, (l = { buckets: new TokenBuckets(), limits: new TtlCache<RateLimit>(5_000) }));
-  return l;
-}
-
-async function guildLimit(deps: Deps, guildId: string): Promise<RateLimit> {
-  const { limits } = limiterOf(deps);
-  let limit = limits.get(guildId);
-  if (!limit) {
-    limit = (await store.callRateLimit(deps.sql, guildId)) ?? DEFAULT_CALL_RATE_LIMIT;
-    limits.set(guildId, limit);
-  }
-  return limit;
-}
-
-/** Per API key (or session) token bucket; 429 with Retry-After when it is empty. */
-async function checkRate(deps: Deps, guildId: string, actor: Actor): Promise<void> {
-  const limit = await guildLimit(deps, guildId);
-  const decision = limiterOf(deps).buckets.take(`${guildId}:${actor.kind}:${actor.id}`, limit);
-  if (!decision.ok) {
-    throw new AppError('TOO_MANY_REQUESTS',
-      `rate limit: this ${actor.kind === 'key' ? 'API key' : 'account'} may report at most ${limit.perMinute} calls a minute (bursts of ${limit.burst}); retry in ${decision.retryAfterS} s`,
-      { retryAfterS: decision.retryAfterS });
-  }
+/**
+ * The sheet of `call` when the call is taken and its sheet is still open, that sheet's row locked
+ * until the transaction ends (so it cannot close under the entry this transaction adds); else null.
+ */
+async function openSheetOf(tx: Tx, call: CallOut | null): Promise<number | null> {
+  if (call?.status !== 'taken' || call.incidentNumber === null) return null;
+  return (await lockOpenSheet(tx, call.incidentNumber)) ? call.incidentNumber : null;
 }
 
 // `calls` state: externalId -> open call (liveCall: the API object, times as epoch ms);
-// `overview.openCalls` counts them.
-export async function reportCall(deps: Deps, guildId: string, input: ReportCallInput, actor: Actor) {
-  await checkRate(deps, guildId, actor);
+// `overview.openCalls` counts them. Reports, takes and resolves of a guild run one at a time
+// (store.lockCallReports): each acts on the newest call of its externalId as it found it.
+export async function reportCall(deps: Deps, guildId: string, input: ReportCallInput, who: Who) {
+  await checkReportRate(deps, guildId, who.actor);
   const kind = input.kind ?? null;
   const report: store.CallReport = {
     externalId: input.externalId,
@@ -59,6 +36,15 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
   };
   return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
     await store.lockCallReports(tx.sql, guildId);
+    const last = await store.latestCall(tx.sql, guildId, input.externalId);
+    const sheet = await openSheetOf(tx, last);
+    if (sheet !== null) {
+      // Taken, its sheet still open: the same incident, reported again. Not an open call (no cap, no `calls` op).
+      const call = (await store.reReportTakenCall(tx.sql, guildId, last!.id, report))!;
+      const text = `Erneute Meldung (${call.reportCount}.): ${input.title}${input.message?.trim() ? ` – ${input.message}` : ''}`;
+      await addCallEntry(tx, sheet, 'report', text, who.by);
+      return call;
+    }
     const result = await store.upsertOpenCall(tx.sql, guildId, report, callLimits.openCalls);
     if (!result) {
       throw new AppError('TOO_MANY_REQUESTS', `open-call limit: ${callLimits.openCalls} calls are open in this guild; resolve or take calls before reporting new ones`);
@@ -69,24 +55,40 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
   });
 }
 
-export async function resolveCall(deps: Deps, guildId: string, externalId: string, resolution: string, actor: Actor) {
+/**
+ * The game says the call is over. An open call leaves the board; a taken one keeps who took it and
+ * its sheet, whose timeline (while open) records the resolution. A resolved call is answered as
+ * stored, writing nothing (the game's retry queue re-sends).
+ */
+export async function resolveCall(deps: Deps, guildId: string, externalId: string, resolution: string, who: Who) {
   return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
-    const call = await store.resolveOpenCall(tx.sql, guildId, externalId, resolution);
-    if (!call) throw new AppError('NOT_FOUND', `no open call with externalId ${externalId}`);
-    tx.emit('calls', { op: 'remove', key: externalId });
-    tx.emit('overview', { op: 'add', field: 'openCalls', by: -1 });
-    tx.audit('calls.resolve', actor, { externalId, callId: call.id, resolution });
+    await store.lockCallReports(tx.sql, guildId);
+    const last = await store.latestCall(tx.sql, guildId, externalId);
+    if (!last) throw new AppError('NOT_FOUND', `no call with externalId ${externalId}`);
+    if (last.status === 'resolved') return last;
+    const sheet = await openSheetOf(tx, last);
+    const call = (await store.resolveCall(tx.sql, guildId, last.id, resolution))!;
+    if (last.status === 'open') {
+      tx.emit('calls', { op: 'remove', key: externalId });
+      tx.emit('overview', { op: 'add', field: 'openCalls', by: -1 });
+    }
+    if (sheet !== null) await addCallEntry(tx, sheet, 'resolved', `Meldung ${externalId} vom Spiel abgeschlossen: ${resolution}`, who.by);
+    tx.audit('calls.resolve', who.actor, { externalId, callId: call.id, resolution, ...(call.incidentNumber !== null ? { incidentNumber: call.incidentNumber } : {}) });
     return call;
   });
 }
 
 /**
- * A dispatcher takes an open call: it becomes `taken`, and an incident sheet is made of it (its
- * title as keyword unless one is given, its location and priority). The row lock of the UPDATE
- * decides concurrent takes: exactly one wins, the others see the call taken (409).
+ * A dispatcher on duty takes an open call: it becomes `taken`, and an incident sheet is made of it
+ * (its title as keyword unless one is given, its location and priority). Takes run under the
+ * guild's call lock: of concurrent takes exactly one wins, the others see the call taken (409).
  */
 export async function takeCall(deps: Deps, guildId: string, externalId: string, keyword: string | undefined, who: Who) {
   return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+    if (who.actor.kind === 'session' && !(await store.lockOpenShift(tx.sql, guildId, who.actor.id))) {
+      throw new AppError('CONFLICT', 'you are off duty: clock in before taking a call');
+    }
+    await store.lockCallReports(tx.sql, guildId);
     const call = await store.takeOpenCall(tx.sql, guildId, externalId, who.by);
     if (!call) {
       const last = await store.latestCall(tx.sql, guildId, externalId);
@@ -109,19 +111,4 @@ export async function takeCall(deps: Deps, guildId: string, externalId: string, 
 export async function listOpenCalls(deps: Deps, guildId: string) {
   const calls = await store.openCalls(deps.sql, guildId);
   return { count: calls.length, calls };
-}
-
-export async function getCallRateLimit(deps: Deps, guildId: string) {
-  const stored = await store.callRateLimit(deps.sql, guildId);
-  return { ...(stored ?? DEFAULT_CALL_RATE_LIMIT), isDefault: !stored };
-}
-
-export async function setCallRateLimit(deps: Deps, guildId: string, limit: RateLimit, actor: Actor) {
-  await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
-    await store.setCallRateLimit(tx.sql, guildId, limit);
-    tx.emit('settings', { op: 'callRateLimit', perMinute: limit.perMinute, burst: limit.burst });
-    tx.audit('calls.rate_limit_set', actor, limit);
-  });
-  limiterOf(deps).limits.delete(guildId); // this node at once; other nodes within the cache's 5 s
-  return { ...limit, isDefault: false };
 }

@@ -22,11 +22,26 @@ export interface CallReport {
 const json = (db: Db, v: unknown) => (v === undefined || v === null ? null : db.json(v as postgres.JSONValue));
 
 /**
- * Serialises the guild's call reports until the transaction ends, so the open-calls count a report
- * reads (next statement, fresh snapshot) cannot be raced past the cap.
+ * Serialises the guild's call reports, takes and resolves until the transaction ends: the open-calls
+ * count a report reads (next statement, fresh snapshot) cannot be raced past the cap, and the state
+ * of a call read under the lock stays as read until the transaction writes it.
  */
 export async function lockCallReports(db: Db, guildId: string): Promise<void> {
   await db`select pg_advisory_xact_lock(${CALL_REPORT_LOCK}, hashtext(${guildId}))`;
+}
+
+/** SET list of a repeated report of call `c`: fields sent replace, fields left out (null) keep theirs; the report is counted. */
+function reReport(db: Db, r: CallReport) {
+  return db`
+      kind = coalesce(${r.kind}::text, c.kind),
+      priority = coalesce(${r.priority}::smallint, c.priority),
+      title = ${r.title}::text,
+      message = coalesce(${r.message}::text, c.message),
+      location = coalesce(${json(db, r.location)}::jsonb, c.location),
+      caller = coalesce(${json(db, r.caller)}::jsonb, c.caller),
+      source = coalesce(${r.source}::text, c.source),
+      report_count = c.report_count + 1,
+      updated_at = now()`;
 }
 
 /**
@@ -44,24 +59,25 @@ export async function upsertOpenCall(db: Db, guildId: string, r: CallReport, cap
     select ${guildId}, ${r.externalId}, coalesce(${r.kind}::text, 'notruf'), coalesce(${r.priority}::smallint, 2),
       ${r.title}, ${r.message}::text, ${json(db, r.location)}::jsonb, ${json(db, r.caller)}::jsonb, ${r.source}::text
     from open_now where open_now.has_id or open_now.n < ${cap}
-    on conflict (guild_id, external_id) where status = 'open' do update set
-      kind = coalesce(${r.kind}::text, c.kind),
-      priority = coalesce(${r.priority}::smallint, c.priority),
-      title = excluded.title,
-      message = coalesce(${r.message}::text, c.message),
-      location = coalesce(${json(db, r.location)}::jsonb, c.location),
-      caller = coalesce(${json(db, r.caller)}::jsonb, c.caller),
-      source = coalesce(${r.source}::text, c.source),
-      report_count = c.report_count + 1,
-      updated_at = now()
+    on conflict (guild_id, external_id) where status = 'open' do update set ${reReport(db, r)}
     returning c.*, c.id::text as call_id, (c.xmax = 0) as inserted`;
   return row ? { call: toCall(row), inserted: row.inserted as boolean } : null;
 }
 
-export async function resolveOpenCall(db: Db, guildId: string, externalId: string, resolution: string) {
+/** A report of a taken call's external id while its sheet is open: updated like an open call, and counted. */
+export async function reReportTakenCall(db: Db, guildId: string, callId: string, r: CallReport) {
+  const [row] = await db`
+    update calls as c set ${reReport(db, r)}
+    where c.guild_id = ${guildId} and c.id = ${callId}::bigint and c.status = 'taken'
+    returning c.*, c.id::text as call_id`;
+  return row ? toCall(row) : null;
+}
+
+/** The game resolved call `callId` (open or taken; who took it and its sheet stay); null when it was neither. */
+export async function resolveCall(db: Db, guildId: string, callId: string, resolution: string) {
   const [row] = await db`
     update calls set status = 'resolved', resolution = ${resolution}, resolved_at = now(), updated_at = now()
-    where guild_id = ${guildId} and external_id = ${externalId} and status = 'open'
+    where guild_id = ${guildId} and id = ${callId}::bigint and status in ('open', 'taken')
     returning *, id::text as call_id`;
   return row ? toCall(row) : null;
 }
@@ -80,11 +96,15 @@ export async function linkCallIncident(db: Db, guildId: string, callId: string, 
   await db`update calls set incident_number = ${incidentNumber} where guild_id = ${guildId} and id = ${callId}::bigint`;
 }
 
-/** The newest call with this external id in any state (to tell "already taken" from "never reported"). */
+/**
+ * The newest call with this external id in any state: the one a report, a resolve or a take of the id
+ * is about. Newest by id: calls are inserted under the guild's call lock, so ids follow commit order
+ * (`created_at`, the transaction's start, need not).
+ */
 export async function latestCall(db: Db, guildId: string, externalId: string) {
   const [row] = await db`
     select *, id::text as call_id from calls where guild_id = ${guildId} and external_id = ${externalId}
-    order by created_at desc, id desc limit 1`;
+    order by id desc limit 1`;
   return row ? toCall(row) : null;
 }
 
@@ -94,6 +114,15 @@ export async function openCalls(db: Db, guildId: string) {
     select *, id::text as call_id from calls where guild_id = ${guildId} and status = 'open'
     order by priority, created_at, id`;
   return rows.map(toCall);
+}
+
+/**
+ * Whether the person is on duty, their open shift share-locked until the transaction ends: a
+ * clock-out in flight is waited for and seen, a later one waits for this transaction.
+ */
+export async function lockOpenShift(db: Db, guildId: string, userId: string): Promise<boolean> {
+  const rows = await db`select id from shifts where guild_id = ${guildId} and user_id = ${userId} and clock_out_at is null for share`;
+  return rows.length > 0;
 }
 
 export async function callRateLimit(db: Db, guildId: string) {

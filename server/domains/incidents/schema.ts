@@ -15,7 +15,7 @@ const Limit = z
   .pipe(z.number().int('limit must be a whole number from 1 to 500').min(1, 'limit must be a whole number from 1 to 500').max(500, 'limit must be a whole number from 1 to 500'));
 
 export const IncidentState = z.enum(['open', 'closed'], { error: 'state must be open or closed' });
-export const EntryKind = z.enum(['note', 'created', 'updated', 'unit_assigned', 'unit_released', 'closed']);
+export const EntryKind = z.enum(['note', 'created', 'updated', 'unit_assigned', 'unit_released', 'closed', 'report', 'resolved']);
 
 export const ListIncidents = z.strictObject({
   state: IncidentState.optional().describe('Only open or only closed sheets; default both.'),
@@ -76,7 +76,7 @@ export type IncidentOut = z.infer<typeof Incident>;
 export const Entry = z.object({
   id: z.string(),
   number: z.number().int(),
-  kind: EntryKind.describe('note: written by a person; the others: changes of the sheet.'),
+  kind: EntryKind.describe('note: written by a person; report: the game reported the sheet\'s call again; resolved: the game resolved it; the others: changes of the sheet.'),
   text: z.string(),
   at: z.date(),
   by: ActorRef,

@@ -43,6 +43,22 @@ export async function openIncident(tx: Tx, fields: { keyword: string; location: 
   return recordChange(tx, number, 'created', text, by);
 }
 
+/**
+ * Locks sheet `number` for an entry about its game call (a re-report, the game's resolution): true
+ * when it is open. A concurrent close is waited for and seen, or waits until this transaction ends:
+ * a closed sheet never gets an entry.
+ */
+export async function lockOpenSheet(tx: Tx, number: number): Promise<boolean> {
+  return (await store.lockIncident(tx.sql, tx.guildId, number))?.state === 'open';
+}
+
+/** Adds an entry about the sheet's game call to sheet `number`, locked open by `lockOpenSheet`; the sheet itself does not change. */
+export async function addCallEntry(tx: Tx, number: number, kind: 'report' | 'resolved', text: string, by: ActorName) {
+  const entry = await store.insertEntry(tx.sql, tx.guildId, number, kind, text, by);
+  tx.emit('einsatzEntries', { op: 'entry', number, entry: liveEntry(entry) });
+  return entry;
+}
+
 /** Locks an open sheet for a write: 404 unknown, 409 closed or (when `version` is given) stale. */
 async function lockOpen(tx: Tx, number: number, version?: number) {
   const sheet = await store.lockIncident(tx.sql, tx.guildId, number);

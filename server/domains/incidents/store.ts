@@ -80,10 +80,14 @@ export async function insertEntry(db: Db, guildId: string, number: number, kind:
   return toEntry(row);
 }
 
+/**
+ * The timeline in the order it was written: every write to a sheet holds its row lock, so ids follow
+ * commit order (`at`, the transaction's start, need not: a writer that waited for the lock started earlier).
+ */
 export async function entriesOf(db: Db, guildId: string, number: number): Promise<EntryOut[]> {
   const rows = await db`
     select id::text as entry_id, number, kind, text, by_kind, by_id, by_name, at from incident_entries
-    where guild_id = ${guildId} and number = ${number} order by at, id`;
+    where guild_id = ${guildId} and number = ${number} order by id`;
   return rows.map(toEntry);
 }
 
