@@ -32,7 +32,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`invalid configuration: ${issue.path.join('.')}: ${issue.message}`);
   }
   const c = parsed.data;
-  const publicUrl = (c.PUBLIC_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(/\/$/, '');
+  const publicUrl = (c.PUBLIC_URL ?? localUrl(c.HOST, c.PORT)).replace(/\/$/, '');
   return {
     port: c.PORT,
     host: c.HOST,
@@ -60,3 +60,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 export class ConfigError extends Error {}
+
+/** The server's URL for a browser on this machine: one listening on every interface is reached on loopback. */
+export function localUrl(host: string, port: number): string {
+  return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+}

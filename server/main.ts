@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from './config.ts';
+import { loadConfig, localUrl, type Config } from './config.ts';
 import { createLog, type Log } from './core/log.ts';
 import type { Deps, PanelRefresher } from './deps.ts';
 import { createAuthenticator } from './auth/principal.ts';
@@ -57,7 +57,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await closeBehind();
     throw err;
   });
-  if (!config.publicUrlFixed) config.publicUrl = `http://${config.host}:${listening.port}`;
+  if (!config.publicUrlFixed) config.publicUrl = localUrl(config.host, listening.port);
   log.info('listening', { url: config.publicUrl });
   return {
     url: `http://${config.host}:${listening.port}`,
