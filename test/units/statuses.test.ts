@@ -20,7 +20,7 @@ const s = await sessions(server, G, { boss: 'boss', crew: 'crew1', setup: 'setup
 t.test('every guild starts with the German FMS catalogue; 0 alone carries alarm: true', async (t) => {
   const res = await api('GET', '/admin/statuses', { key });
   t.equal(res.status, 200);
-  t.same(res.body.statuses.map((x: any) => ({ code: x.code, label: x.label, alarm: x.alarm })), FMS, 'codes 1–8 then 0, labels and flags of DESIGN §7');
+  t.same(res.body.statuses.map((x: any) => ({ code: x.code, label: x.label, alarm: x.alarm })), FMS, 'codes 1–8 then 0, labels and flags of the German FMS catalogue');
   for (const x of res.body.statuses) {
     t.match(x.color, /^#[0-9a-f]{6}$/, `${x.code} has a #rrggbb colour`);
     t.same(Object.keys(x).sort(), ['alarm', 'code', 'color', 'label', 'position']);
