@@ -12,7 +12,8 @@ const tracked = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '
 
 t.test('no tracked file refers to a folder outside the checkout', async (t) => {
   const outside = /\.\.\/shared\b|\bshared\/(spec|DESIGN|STYLE|notes)\b/;
-  const offenders = tracked.filter((f) => existsSync(join(root, f)) && outside.test(readFileSync(join(root, f), 'utf8')));
+  const self = 'test/docs/self-contained.test.ts'; // names the folder to look for it
+  const offenders = tracked.filter((f) => f !== self && existsSync(join(root, f)) && outside.test(readFileSync(join(root, f), 'utf8')));
   t.same(offenders, [], 'nothing mentions ../shared');
 });
 
