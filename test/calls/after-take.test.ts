@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { client, startTestServer } from '../helpers/server.ts';
+import { client, startTestServer, type ApiResponse } from '../helpers/server.ts';
 import { assertError, seedGuild, signIn } from '../helpers/fixtures.ts';
 import { openBoard } from '../helpers/live.ts';
 import { insertRank } from '../../server/domains/people/store.ts';
@@ -226,6 +226,22 @@ async function queued(n: number) {
 const lockCall = (externalId: string) => (tx: any) => tx`select 1 from calls where guild_id = ${G} and external_id = ${externalId} and status = 'open' for update`;
 const lockSheet = (number: number) => (tx: any) => tx`select 1 from incidents where guild_id = ${G} and number = ${number} for update`;
 
+/**
+ * A game request and the close of sheet `number`, queued behind a held lock of the sheet in the
+ * order `first` says, then let go together; answers [the game request's answer, the close's].
+ */
+async function raceWithClose(number: number, first: 'game' | 'close', game: () => Promise<ApiResponse>): Promise<[ApiResponse, ApiResponse]> {
+  const close = () => api('POST', `/incidents/${number}/close`, { key });
+  const release = await holding(lockSheet(number));
+  const a = first === 'game' ? game() : close();
+  await queued(1);
+  const b = first === 'game' ? close() : game();
+  await queued(2);
+  await release();
+  const [x, y] = await Promise.all([a, b]);
+  return first === 'game' ? [x, y] : [y, x];
+}
+
 t.test('a report and a take of one call in either order: one call, taken, with both reports; nothing left open', async (t) => {
   for (const first of ['take', 'report'] as const) {
     const id = `race:take-${first}`;
@@ -250,13 +266,7 @@ t.test('a report and the close of its sheet in either order: the entry before th
   for (const first of ['report', 'close'] as const) {
     const id = `race:close-${first}`;
     const { incident } = await taken(id);
-    const release = await holding(lockSheet(incident.number));
-    const a = first === 'report' ? report(id) : api('POST', `/incidents/${incident.number}/close`, { key });
-    await queued(1);
-    const b = first === 'report' ? api('POST', `/incidents/${incident.number}/close`, { key }) : report(id);
-    await queued(2);
-    await release();
-    const [rep, close] = first === 'report' ? await Promise.all([a, b]) : (await Promise.all([a, b])).reverse();
+    const [rep, close] = await raceWithClose(incident.number, first === 'report' ? 'game' : 'close', () => report(id));
     t.equal(rep.status, 200, `${first} first: report`);
     t.equal(close.status, 200, `${first} first: close`);
     const kinds = (await sheet(incident.number)).entries.map((e: any) => e.kind);
@@ -276,13 +286,7 @@ t.test('a resolve and the close of its sheet in either order: resolved either wa
   for (const first of ['resolve', 'close'] as const) {
     const id = `race:resolve-${first}`;
     const { incident } = await taken(id);
-    const release = await holding(lockSheet(incident.number));
-    const a = first === 'resolve' ? resolve(id) : api('POST', `/incidents/${incident.number}/close`, { key });
-    await queued(1);
-    const b = first === 'resolve' ? api('POST', `/incidents/${incident.number}/close`, { key }) : resolve(id);
-    await queued(2);
-    await release();
-    const [res, close] = first === 'resolve' ? await Promise.all([a, b]) : (await Promise.all([a, b])).reverse();
+    const [res, close] = await raceWithClose(incident.number, first === 'resolve' ? 'game' : 'close', () => resolve(id));
     t.equal(res.status, 200, `${first} first: resolve`);
     t.equal(close.status, 200, `${first} first: close`);
     t.same(await callRows(id), ['resolved:1']);

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type Sql } from '../../server/store/db.ts';
+import { sqlDir } from '../../server/store/migrate.ts';
 
 export const TEMPLATE_DB = 'dt_template';
 
@@ -21,4 +24,30 @@ export async function freshDatabase(): Promise<{ sql: Sql; url: string; drop(): 
       await admin.end();
     },
   };
+}
+
+/** The migration files in the order `migrate` applies them. */
+export const migrationFiles = readdirSync(sqlDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+
+/**
+ * An empty database with the migrations before `upTo` (e.g. `'0008'`) applied and recorded, as a
+ * deployment of an older version left it: for tests of what `migrate` does to existing data.
+ */
+export async function databaseBefore(t: { teardown(fn: () => unknown): void }, upTo: string): Promise<Sql> {
+  const adminUrl = process.env.TEST_ADMIN_DATABASE_URL!;
+  const admin = connect(adminUrl, 1);
+  const name = `m_${randomBytes(6).toString('hex')}`;
+  await admin.unsafe(`create database ${name}`);
+  const sql = connect(adminUrl.replace(/\/[^/?]*(\?|$)/, `/${name}$1`), 2);
+  t.teardown(async () => {
+    await sql.end({ timeout: 1 });
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+  await sql`create table schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
+  for (const f of migrationFiles.filter((f) => f < upTo)) {
+    await sql.unsafe(readFileSync(join(sqlDir, f), 'utf8'));
+    await sql`insert into schema_migrations (name) values (${f})`;
+  }
+  return sql;
 }

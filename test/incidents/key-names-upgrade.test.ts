@@ -1,30 +1,13 @@
 import t from 'tap';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { connect } from '../../server/store/db.ts';
-import { migrate, sqlDir } from '../../server/store/migrate.ts';
+import { migrate } from '../../server/store/migrate.ts';
+import { databaseBefore, migrationFiles } from '../helpers/db.ts';
 import { insertGuild } from '../../server/domains/guilds/store.ts';
 
 /**
  * A database at migration 0007, where calls taken and sheets written by API keys carry no name,
  * upgraded by `migrate`: the records get their key's name, and timelines take the new entry kinds.
  */
-const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
-const name = `k_${Math.random().toString(36).slice(2, 10)}`;
-await admin.unsafe(`create database ${name}`);
-const sql = connect(process.env.TEST_ADMIN_DATABASE_URL!.replace(/\/[^/?]*(\?|$)/, `/${name}$1`), 2);
-t.teardown(async () => {
-  await sql.end({ timeout: 1 });
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.end();
-});
-
-const files = readdirSync(sqlDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
-await sql`create table schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
-for (const f of files.filter((f) => f < '0008')) {
-  await sql.unsafe(readFileSync(join(sqlDir, f), 'utf8'));
-  await sql`insert into schema_migrations (name) values (${f})`;
-}
+const sql = await databaseBefore(t, '0008');
 await insertGuild(sql, 'g', 'G');
 await insertGuild(sql, 'h', 'H');
 const [kept] = await sql`insert into api_keys (guild_id, name, key_hash, last4) values ('g', 'Leitstelle Nord', '\\x01', 'abcd') returning id::text`;
@@ -40,7 +23,7 @@ await sql`insert into incident_entries (guild_id, number, kind, text, by_kind, b
 
 t.test('0008: records of existing keys get the key\'s name; a deleted key\'s and another guild\'s key id stay unnamed', async (t) => {
   await t.rejects(sql`insert into incident_entries (guild_id, number, kind, text, by_kind, by_id) values ('g', 1, 'report', 'x', 'key', '1')`, { code: '23514' }, 'before: no report entries');
-  t.same(await migrate(sql), files.filter((f) => f >= '0008'));
+  t.same(await migrate(sql), migrationFiles.filter((f) => f >= '0008'));
   t.same((await sql`select taken_by_name from calls where guild_id = 'g'`).map((r) => r.taken_by_name), ['Leitstelle Nord']);
   t.same((await sql`select number, created_by_name from incidents where guild_id = 'g' order by number`).map((r) => [r.number, r.created_by_name]),
     [[1, 'Leitstelle Nord'], [2, null], [3, null]], 'a key of another guild is not this guild\'s key');

@@ -1,8 +1,6 @@
 import t from 'tap';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { connect } from '../../server/store/db.ts';
-import { migrate, sqlDir } from '../../server/store/migrate.ts';
+import { migrate } from '../../server/store/migrate.ts';
+import { databaseBefore, migrationFiles } from '../helpers/db.ts';
 import { createMemoryBus } from '../../server/hub/bus.ts';
 import { inGuildTx } from '../../server/store/tx.ts';
 
@@ -10,23 +8,7 @@ import { inGuildTx } from '../../server/store/tx.ts';
  * An existing database at migration 0004 (events.deltas jsonb, a stream row only for guilds that
  * had an event), with stored events, upgraded by `migrate`.
  */
-const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
-const name = `u_${Math.random().toString(36).slice(2, 10)}`;
-await admin.unsafe(`create database ${name}`);
-const sql = connect(process.env.TEST_ADMIN_DATABASE_URL!.replace(/\/[^/?]*(\?|$)/, `/${name}$1`), 2);
-t.teardown(async () => {
-  await sql.end({ timeout: 1 });
-  await admin.unsafe(`drop database if exists ${name} with (force)`);
-  await admin.end();
-});
-
-const files = readdirSync(sqlDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
-const before = files.filter((f) => f < '0005');
-await sql`create table schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
-for (const f of before) {
-  await sql.unsafe(readFileSync(join(sqlDir, f), 'utf8'));
-  await sql`insert into schema_migrations (name) values (${f})`;
-}
+const sql = await databaseBefore(t, '0005');
 const deltas = { onDuty: [{ op: 'upsert', key: 'u1', value: { nickname: 'Ä "quoted"', since: 1795440564938 } }], overview: [{ op: 'add', field: 'onDuty', by: 1 }] };
 await sql`insert into guilds (id, name) values ('g', 'G'), ('quiet', 'Never had an event')`;
 await sql`insert into people (guild_id, user_id, nickname, badge) values ('g', 'u1', 'N', '01')`;
@@ -35,7 +17,7 @@ await sql`insert into events (guild_id, seq, topics, deltas) values ('g', 1, '{o
 
 t.test('0005 on a database with events: they keep their deltas, as json', async (t) => {
   const applied = await migrate(sql);
-  t.same(applied, files.filter((f) => f >= '0005'), 'only the newer files are applied');
+  t.same(applied, migrationFiles.filter((f) => f >= '0005'), 'only the newer files are applied');
   const [row] = await sql`select deltas, pg_typeof(deltas)::text as type from events where guild_id = 'g' and seq = 1`;
   t.equal(row.type, 'json');
   t.same(row.deltas, deltas, 'the stored event reads back the same');
