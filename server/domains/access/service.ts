@@ -16,10 +16,9 @@ export async function accessStatus(deps: Deps, p: Principal) {
   const modules = await modulesOf(deps, p.guildId);
   const partnerAreas: { guildId: string; name: string; areas: string[] }[] = [];
   if (p.kind === 'key') {
-    const name = await store.keyName(deps.sql, p.guildId, p.keyId);
     const unscoped = p.scopes === null;
     return {
-      guildId: p.guildId, kind: 'key' as const, keyId: p.keyId, keyName: name ?? '', isAdmin: unscoped,
+      guildId: p.guildId, kind: 'key' as const, keyId: p.keyId, keyName: p.name, isAdmin: unscoped,
       capabilities: unscoped ? [...capabilities] : [], ...(unscoped ? {} : { scopes: [...p.scopes!] }), modules, partnerAreas,
     };
   }
@@ -41,7 +40,7 @@ export async function selfCheck(deps: Deps, p: Principal, need: Scope[] | undefi
   const wanted = [...new Set(need ?? gameResourceScopes)];
   const missing = wanted.filter((s) => !held.includes(s));
   return {
-    ok: true as const, guildId: p.guildId, keyId: p.keyId, keyName: (await store.keyName(deps.sql, p.guildId, p.keyId)) ?? '',
+    ok: true as const, guildId: p.guildId, keyId: p.keyId, keyName: p.name,
     unscoped, scopes: held, need: wanted, missing, complete: missing.length === 0,
     medicSync: unscoped && modules.medic === true, modules, serverTime: new Date(),
   };

@@ -8,8 +8,3 @@ export async function memberAccess(db: Db, guildId: string, userId: string) {
     ? { nickname: row.nickname as string, isAdmin: row.is_admin as boolean, rankId: (row.rank_id as string) ?? null, rank: (row.rank as string) ?? null, capabilities: row.capabilities as string[] }
     : null;
 }
-
-export async function keyName(db: Db, guildId: string, keyId: string): Promise<string | null> {
-  const [row] = await db`select name from api_keys where guild_id = ${guildId} and id = ${keyId}`;
-  return row ? (row.name as string) : null;
-}
