@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Log } from './core/log.ts';
 import type { Sql } from './store/db.ts';
+import type { DatabaseHealth } from './store/health.ts';
 import type { Bus } from './hub/bus.ts';
 import type { Authenticator } from './auth/principal.ts';
 import type { GuildDirectory } from './domains/guilds/directory.ts';
@@ -15,6 +16,8 @@ export interface Deps {
   config: Config;
   log: Log;
   sql: Sql;
+  /** Whether PostgreSQL answers (readiness, the boards' degraded signal). */
+  dbHealth: DatabaseHealth;
   bus: Bus;
   auth: Authenticator;
   guilds: GuildDirectory;

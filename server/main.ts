@@ -12,6 +12,7 @@ import { createApp, listen } from './transport/app.ts';
 import type { WebSocketEndpoint } from './transport/ws.ts';
 import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
 import type { Sql } from './store/db.ts';
+import { createDatabaseHealth } from './store/health.ts';
 
 export interface RunningServer {
   url: string;
@@ -40,7 +41,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log, 10, { exclusive: true });
   const bus = opts.bus ?? (config.redisUrl ? await createRedisBus(config.redisUrl, log) : createMemoryBus());
   const deps: Deps = {
-    config, log, sql: db.sql, bus,
+    config, log, sql: db.sql, dbHealth: createDatabaseHealth(), bus,
     auth: createAuthenticator(db.sql, bus, sessionCookieName(config.secureCookies)),
     guilds: createGuildDirectory(db.sql, bus),
     panel: opts.panel ?? createPanelRefresher(log),
