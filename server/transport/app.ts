@@ -27,11 +27,11 @@ export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}):
   mountTrpcHttp(app, deps);
   mountAuthRoutes(app, deps);
   mountRootRedirect(app);
-  // Anything else, any method: 404 with the one error shape.
+  // Anything else, any method: 404 with the one error shape (for HEAD without the body, as for any HEAD).
   app.any('/*', (res, req) => {
     const path = req.getUrl();
     const method = req.getCaseSensitiveMethod().toUpperCase();
-    new Reply(res).json(404, { error: `no route ${method} ${path}` });
+    new Reply(res, method === 'HEAD').json(404, { error: `no route ${method} ${path}` });
   });
   return { app, routes, ws };
 }

@@ -7,7 +7,7 @@ import { readCookie } from '../auth/principal.ts';
 import { deleteSession, liveSessionUser, loginTokenState, SESSION_ABSOLUTE_MS, touchSession } from '../auth/store.ts';
 import { guildsOfUser } from '../domains/guilds/store.ts';
 import { loginFailedPage } from './login-pages.ts';
-import { copyRequest, isCrossSite, Reply } from './http.ts';
+import { afterRead, copyRequest, isCrossSite, Reply } from './http.ts';
 import { sendError } from './rest.ts';
 
 const boardUrl = (guildId: string) => `/dispatch?guild=${encodeURIComponent(guildId)}`;
@@ -32,7 +32,10 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
     const reply = new Reply(res);
     const token = req.getParameter(0) ?? '';
     const cookie = req.getHeader('cookie');
+    reply.hold();
     (async () => {
+      await afterRead();
+      if (reply.aborted) return; // a request pipelined behind this one closed the connection: the link stays unused
       const session = await redeemLoginLink(deps.sql, token);
       if (session) {
         reply.send(302, {
@@ -54,17 +57,25 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
     })().catch((err) => sendError(deps, reply, err));
   });
 
+  // A HEAD must not use up the one-time link (link previews send them): not allowed, say so without a body.
+  app.head('/auth/login/:token', (res) => new Reply(res, true).json(405, { error: 'open the login link with GET' }, { allow: 'GET' }));
+
   /** Who the session cookie belongs to and the guilds they can open: what the board starts from. */
-  app.get('/auth/session', (res, req) => {
-    const reply = new Reply(res);
+  const session = (head: boolean) => (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
+    const reply = new Reply(res, head);
     const cookie = req.getHeader('cookie');
+    reply.hold();
     (async () => {
+      await afterRead();
+      if (reply.aborted) return;
       const user = await sessionUserOf(cookie);
       if (!user) throw new AppError('UNAUTHORIZED', 'not signed in: open a login link');
       touchSession(deps.sql, user.hash).catch(() => {}); // an opened board counts as use; best effort
       reply.json(200, { userId: user.userId, guilds: await guildsOfUser(deps.sql, user.userId) }, { 'cache-control': 'no-store' });
     })().catch((err) => sendError(deps, reply, err));
-  });
+  };
+  app.get('/auth/session', session(false));
+  app.head('/auth/session', session(true));
 
   /** The live session the cookie header carries, or null. */
   async function sessionUserOf(cookie: string) {
@@ -78,7 +89,10 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
   app.post('/auth/logout', (res, req) => {
     const reply = new Reply(res);
     const http = copyRequest(req);
+    reply.hold(); // a body is not read (uWS skips it)
     (async () => {
+      await afterRead();
+      if (reply.aborted) return; // a request pipelined behind this one closed the connection: the session stays
       if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused');
       const token = http.headers.cookie ? readCookie(http.headers.cookie, name) : undefined;
       if (token) {

@@ -30,22 +30,50 @@ export function copyRequest(req: uWS.HttpRequest, allHeaders = false): HttpReq {
 
 export const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' } as const;
 
-/** A response that knows whether the client went away; every write is corked and skipped when aborted. */
+/**
+ * A response that knows whether the client went away; every write is corked and skipped when aborted.
+ *
+ * Pipelining: uWS refuses a request that arrives while an earlier answer on its connection is still
+ * pending: it closes the connection at once, and the earlier request is aborted unanswered. An
+ * asynchronous door therefore `hold`s the connection once it has read its request (uWS stops
+ * reading the socket, so a request the client sends meanwhile waits in the kernel and is parsed
+ * after this answer, in order), and runs nothing until `afterRead()`: by then uWS has parsed
+ * everything it read together with the request, and a request pipelined in that same read has
+ * already closed the connection (aborted), so nothing runs whose answer could not be delivered.
+ *
+ * HEAD: a reply made for a HEAD request writes the status and headers of the answer, with the
+ * Content-Length the body would have, and no body.
+ */
 export class Reply {
   aborted = false;
-  constructor(readonly res: uWS.HttpResponse) {
+  private held = false;
+  constructor(readonly res: uWS.HttpResponse, readonly head = false) {
     res.onAborted(() => {
       this.aborted = true;
     });
+  }
+
+  /** The request is read: read nothing more from the connection until this answer is written. */
+  hold(): void {
+    if (this.held || this.aborted) return;
+    this.held = true;
+    this.res.pause();
   }
 
   send(status: number, headers: Record<string, string>, body: string | Uint8Array): void {
     if (this.aborted) return;
     this.aborted = true; // one response per request
     this.res.cork(() => {
+      if (this.held) this.res.resume();
       this.res.writeStatus(statusLine(status));
       for (const [k, v] of Object.entries(headers)) this.res.writeHeader(k, v);
-      this.res.end(body);
+      if (!this.head) this.res.end(body);
+      else {
+        // endWithoutBody(length) of this uWS build leaves the response pending (the next request on
+        // the connection would close it), so the length goes in as a header of our own.
+        this.res.writeHeader('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
+        this.res.endWithoutBody();
+      }
     });
   }
 
@@ -61,8 +89,18 @@ export class Reply {
 }
 
 /**
+ * Resolves after uWS has parsed the rest of what it read with the current request (setImmediate
+ * runs after the poll phase that delivered it). Microtasks and nextTicks do not: uWS runs them
+ * between one request's handler and the parsing of the next.
+ */
+export function afterRead(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
  * Reads the body, counting bytes as they arrive and giving up at `limit` (413) without buffering
- * more. uWS neuters each chunk after the callback, so chunks are copied.
+ * more. uWS neuters each chunk after the callback, so chunks are copied. Holds the connection once
+ * the body is complete (see Reply).
  */
 export function readBody(reply: Reply, headers: Record<string, string>, limit: number): Promise<Buffer> {
   const declared = headers['content-length'];
@@ -84,6 +122,7 @@ export function readBody(reply: Reply, headers: Record<string, string>, limit: n
       chunks.push(Buffer.from(chunk.slice(0)));
       if (isLast) {
         done = true;
+        reply.hold();
         resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
       }
     });
@@ -92,7 +131,7 @@ export function readBody(reply: Reply, headers: Record<string, string>, limit: n
 
 const reasons: Record<number, string> = {
   200: 'OK', 201: 'Created', 204: 'No Content', 302: 'Found', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
-  404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
+  404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict', 410: 'Gone', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
   429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 export function statusLine(status: number): string {

@@ -7,7 +7,7 @@ import { createContext } from '../trpc/context.ts';
 import { publicMessage } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
 import { parseJsonObject } from './json-body.ts';
-import { copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
+import { afterRead, copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
 
 const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
@@ -21,28 +21,35 @@ const htmlHeaders = {
   'referrer-policy': 'same-origin',
 };
 
-/** Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON. */
+/**
+ * Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON.
+ * A GET route answers HEAD too: the same status and headers, without the body.
+ */
 export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[], opts: { constantAnswers?: boolean } = {}): void {
   for (const route of routes) {
     const constant = opts.constantAnswers === false ? null : constantAnswer(route);
+    const door = (head: boolean) => (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
+      // Answered inside uWS's callback: no promise, no microtask hop, the write is corked by uWS.
+      if (constant?.body !== undefined && !req.getQuery()) {
+        res.writeStatus('200 OK').writeHeader('content-type', jsonHeaders['content-type']);
+        if (head) res.writeHeader('content-length', constant.length!).endWithoutBody();
+        else res.end(constant.body);
+        return;
+      }
+      const reply = new Reply(res, head);
+      const http = copyRequest(req);
+      const params = route.params.map((_, i) => req.getParameter(i) ?? '');
+      handle(deps, route, reply, http, params, constant).catch((err) => sendError(deps, reply, err, route));
+    };
     for (const pattern of route.patterns) {
-      app[lower[route.method]](pattern, (res, req) => {
-        // Answered inside uWS's callback: no promise, no microtask hop, the write is corked by uWS.
-        if (constant?.body !== undefined && !req.getQuery()) {
-          res.writeStatus('200 OK').writeHeader('content-type', jsonHeaders['content-type']).end(constant.body);
-          return;
-        }
-        const reply = new Reply(res);
-        const http = copyRequest(req);
-        const params = route.params.map((_, i) => req.getParameter(i) ?? '');
-        handle(deps, route, reply, http, params, constant).catch((err) => sendError(deps, reply, err, route));
-      });
+      app[lower[route.method]](pattern, door(false));
+      if (route.method === 'GET') app.head(pattern, door(true));
     }
   }
 }
 
-/** Holder of a `rest.constant` route's body, filled by its first successful answer. */
-type ConstantAnswer = { body?: string };
+/** Holder of a `rest.constant` route's body (and its length in bytes, for HEAD), filled by its first successful answer. */
+type ConstantAnswer = { body?: string; length?: string };
 
 function constantAnswer(route: RestRoute): ConstantAnswer | null {
   const rest = route.meta.rest!;
@@ -56,7 +63,11 @@ function constantAnswer(route: RestRoute): ConstantAnswer | null {
 async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq, rawParams: string[], constant: ConstantAnswer | null) {
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
   const body = hasBody ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
+  // Its 400s are answered before uWS parses a request pipelined behind this one: they need no I/O.
   const input = buildInput(route, http, rawParams, body);
+  if (!hasBody) reply.hold();
+  await afterRead();
+  if (reply.aborted) return; // a request pipelined behind this one closed the connection: run nothing
   const facts = { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: isJsonContentType(http.headers) };
   // Public procedures read no credential, so none is looked up.
   const ctx = route.meta.access === 'none'
@@ -73,7 +84,7 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
     return;
   }
   const json = JSON.stringify(output);
-  if (constant) constant.body = json;
+  if (constant) Object.assign(constant, { body: json, length: String(Buffer.byteLength(json)) });
   reply.send(200, jsonHeaders, json);
 }
 

@@ -3,18 +3,26 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { Deps } from '../deps.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContext } from '../trpc/context.ts';
-import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply } from './http.ts';
+import { afterRead, copyRequest, isCrossSite, isJsonContentType, readBody, Reply } from './http.ts';
 import { sendError } from './rest.ts';
 
-/** tRPC over HTTP at /trpc through the fetch adapter: the same procedures the REST facade calls. Batches are capped. */
+/**
+ * tRPC over HTTP at /trpc through the fetch adapter: the same procedures the REST facade calls.
+ * Batches are capped. HEAD runs the GET (queries only) and answers its status and headers without the body.
+ */
 export function mountTrpcHttp(app: uWS.TemplatedApp, deps: Deps): void {
-  const handler = (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
-    const reply = new Reply(res);
+  const door = (head: boolean) => (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
+    const reply = new Reply(res, head);
     const http = copyRequest(req, true);
     (async () => {
-      const body = http.method === 'GET' || http.method === 'HEAD' ? null : await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes);
+      const method = head ? 'GET' : http.method;
+      let body: Buffer | null = null;
+      if (method === 'GET') reply.hold();
+      else body = await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes);
+      await afterRead();
+      if (reply.aborted) return; // a request pipelined behind this one closed the connection: run nothing
       const url = `http://localhost${http.path}${http.query ? `?${http.query}` : ''}`;
-      const request = new Request(url, { method: http.method, headers: http.headers, body: body && body.length ? new Uint8Array(body) : undefined });
+      const request = new Request(url, { method, headers: http.headers, body: body && body.length ? new Uint8Array(body) : undefined });
       const response = await fetchRequestHandler({
         endpoint: '/trpc',
         req: request,
@@ -32,11 +40,12 @@ export function mountTrpcHttp(app: uWS.TemplatedApp, deps: Deps): void {
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((v, k) => {
-        headers[k] = v;
+        if (k !== 'content-length' && k !== 'transfer-encoding') headers[k] = v; // uWS frames the body itself
       });
       reply.send(response.status, headers, new Uint8Array(await response.arrayBuffer()));
     })().catch((err) => sendError(deps, reply, err));
   };
-  app.get('/trpc/*', handler);
-  app.post('/trpc/*', handler);
+  app.get('/trpc/*', door(false));
+  app.head('/trpc/*', door(true));
+  app.post('/trpc/*', door(false));
 }
