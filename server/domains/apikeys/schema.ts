@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { scopes } from '../../auth/scopes.ts';
+import { trimmed } from '../../core/text.ts';
 
 const Scope = z.enum(scopes, { error: (iss) => `unknown scope ${JSON.stringify(iss.input)}; known scopes: ${scopes.join(', ')}` });
-const KeyName = z.string().trim().min(1, 'name must not be empty').max(64, 'name has at most 64 characters');
+const KeyName = trimmed(64, 'name');
 
 export const CreateScopedKey = z.strictObject({
   name: KeyName,

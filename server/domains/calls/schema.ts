@@ -1,21 +1,11 @@
 import { z } from 'zod';
+import { plain, text } from '../../core/text.ts';
 
 /** Limits beyond spec §8, chosen here: location text 200, street 120, postal 20, coordinates within ±100000. */
 export const callLimits = {
   externalId: 80, title: 120, message: 500, callerName: 60, callerPhone: 30, source: 60, resolution: 40,
   locationText: 200, street: 120, postal: 20, coordinate: 100_000, openCalls: 200,
 } as const;
-
-const notBlank = (s: string) => s.length === 0 || s.trim().length > 0; // empty has its own message
-/** A lone UTF-16 surrogate (JSON allows "\ud800"; PostgreSQL's jsonb refuses it). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** A string PostgreSQL can store as text and inside jsonb: no NUL, no lone surrogates (else the database, not this check, would refuse it). */
-export const plain = (what: string) => z.string({ error: `${what} must be a string` })
-  .refine((s) => !s.includes('\u0000'), `${what} must not contain NUL characters`)
-  .refine((s) => !LONE_SURROGATE.test(s), `${what} must be valid Unicode (a lone surrogate was sent)`);
-/** Free text of 1..max characters with something other than white space. */
-export const text = (max: number, what: string) => plain(what)
-  .min(1, `${what} must not be empty`).max(max, `${what} has at most ${max} characters`).refine(notBlank, `${what} must not be blank`);
 
 export const ExternalId = z.string({ error: 'externalId must be a string' })
   .min(1, 'externalId must not be empty')

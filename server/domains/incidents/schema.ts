@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ActorRef, Keyword, Location, LocationOut, Priority, text } from '../calls/schema.ts';
+import { text } from '../../core/text.ts';
+import { ActorRef, Keyword, Location, LocationOut, Priority } from '../calls/schema.ts';
 import { Callsign } from '../units/schema.ts';
 
 const MAX_INT = 2_147_483_647;

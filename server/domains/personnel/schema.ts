@@ -1,19 +1,14 @@
 import { z } from 'zod';
 import { Badge } from '../../core/badge.ts';
-
-/** Text PostgreSQL can store: a NUL character would fail in the database (a 500), so it is a 400 here. */
-export const noNul = (what: string) => [(s: string) => !s.includes('\u0000'), `${what} must not contain NUL characters`] as const;
+import { trimmed } from '../../core/text.ts';
 
 export const UserId = z.string({ error: 'userId must be a string' })
   .regex(/^[0-9A-Za-z_-]{1,32}$/, 'userId must be 1 to 32 characters of 0-9, A-Z, a-z, _ and -')
   .describe('Chat-platform user id (e.g. a Discord snowflake).');
-const Nickname = z.string({ error: 'nickname must be a string' }).trim()
-  .min(1, 'nickname must not be empty').max(64, 'nickname has at most 64 characters').refine(...noNul('nickname'));
-const OrgUnit = z.string({ error: 'orgUnit must be a string or null' }).trim()
-  .min(1, 'orgUnit must not be empty (send null for none)').max(64, 'orgUnit has at most 64 characters').refine(...noNul('orgUnit'))
+const Nickname = trimmed(64, 'nickname');
+const OrgUnit = trimmed(64, 'orgUnit', 'orgUnit must be a string or null', ' (send null for none)')
   .nullable().describe('Organisation unit (e.g. "Rettungswache Nord"); null for none.');
-export const RankRef = z.string({ error: 'rank must be a rank id or name, or null' }).trim()
-  .min(1, 'rank must not be empty (send null for no rank)').max(64, 'rank has at most 64 characters').refine(...noNul('rank'))
+export const RankRef = trimmed(64, 'rank', 'rank must be a rank id or name, or null', ' (send null for no rank)')
   .nullable().describe('Rank id or (case-insensitive) name; null for no rank.');
 const IsAdmin = z.boolean({ error: 'isAdmin must be true or false' })
   .describe('Guild admin rights (pass every capability check). Only guild admins and unscoped API keys may set it.');
@@ -57,7 +52,7 @@ export const AddHistory = z.strictObject({
       ? `kind ${String(iss.input)} is written by the server when the rank changes (PATCH /personnel/{userId} {rank})`
       : `kind must be one of ${manualHistoryKinds.join(', ')}`,
   }),
-  text: z.string({ error: 'text must be a string' }).trim().min(1, 'text must not be empty').max(1000, 'text has at most 1000 characters').refine(...noNul('text')),
+  text: trimmed(1000, 'text'),
 });
 
 export const HistoryQuery = z.strictObject({

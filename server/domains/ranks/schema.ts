@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { capabilities } from '../../auth/capabilities.ts';
-import { noNul } from '../personnel/schema.ts';
+import { trimmed } from '../../core/text.ts';
 
 export const RankId = z.string({ error: 'id must be a string' })
   .regex(/^[A-Za-z0-9_-]{1,32}$/, 'rank id must be 1 to 32 characters of A-Z, a-z, 0-9, _ and -');
-const RankName = z.string({ error: 'name must be a string' }).trim()
-  .min(1, 'name must not be empty').max(64, 'name has at most 64 characters').refine(...noNul('name'))
+const RankName = trimmed(64, 'name')
   .describe('Unique in the guild regardless of case.');
 const Position = z.number({ error: 'position must be a whole number' }).int('position must be a whole number')
   .min(0, 'position is at least 0').max(9999, 'position is at most 9999')

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Badge } from '../../core/badge.ts';
+import { plain } from '../../core/text.ts';
 
 /** 1–24 characters: letters, digits, space, `.`, `_`, `/`, `-`; no space at either end. Unique per guild, case-insensitive. */
 export const Callsign = z.string()
@@ -14,13 +15,8 @@ export const StatusCode = z.union([
 /** Discord-style user id as the people table stores it. */
 export const UserId = z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'userId must be 1 to 64 letters, digits, _ or -');
 
-/** A lone UTF-16 surrogate: JSON allows "\ud800", PostgreSQL's jsonb (events, audit) refuses it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-/** Free text up to `max` characters, trimmed; no NUL and no lone surrogates (the database would refuse them with a 500). */
-const Label = (what: string, max: number) => z.string({ error: `${what} must be a string` }).trim()
-  .max(max, `${what} has at most ${max} characters`)
-  .refine((v) => !v.includes('\u0000'), `${what} must not contain NUL characters`)
-  .refine((v) => !LONE_SURROGATE.test(v), `${what} must be valid Unicode (a lone surrogate was sent)`);
+/** Free text up to `max` characters, trimmed (may be empty); the text rule of core/text.ts. */
+const Label = (what: string, max: number) => plain(what).trim().max(max, `${what} has at most ${max} characters`);
 
 // ---- status catalogue -------------------------------------------------------------------------
 
