@@ -2,18 +2,21 @@
  * A live board in a few lines: opens the tRPC WebSocket, subscribes to `live.watch`, applies the
  * snapshot and every delta to a local state object with the server's own reducers, checks the
  * sequence of every frame, and reconnects with jittered back-off, resuming from the last event.
+ * It also follows the server's notices: `degraded` while the server cannot reach its database
+ * (`onStatus`), and topics the server stopped sending because the caller's rights shrank
+ * (`onDropped`; the board then watches what is left, or stops with a FORBIDDEN `onError`).
  *
  *   const board = createLiveBoard({ url: 'http://127.0.0.1:3000', apiKey, topics: ['units', 'onDuty'],
- *     onChange: (state) => render(state.topics) });
+ *     onChange: (state) => render(state.topics), onStatus: ({ degraded }) => banner(degraded) });
  */
 import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from '../server/trpc/app-router.ts';
-import type { LiveFrame } from '../server/hub/frames.ts';
+import type { DroppedFrame, LiveFrame, StatusFrame, WatchFrame } from '../server/hub/frames.ts';
 import { applyOps, type TopicState } from '../server/hub/reducers.ts';
 import type { Topic } from '../server/hub/topics.ts';
 
-export type { LiveFrame, Topic, TopicState };
+export type { DroppedFrame, LiveFrame, StatusFrame, Topic, TopicState, WatchFrame };
 
 export interface LiveOptions {
   /** Server root (`http://…` or `ws://…`), without /trpc. */
@@ -28,9 +31,16 @@ export interface LiveOptions {
   retryDelayMs?: (attempt: number) => number;
 }
 
+/** Whether the server reaches its database: while `degraded`, writes fail and the board shows the last state it got. */
+export interface LiveStatus { degraded: boolean; reason: string }
+
 export interface LiveBoardOptions extends LiveOptions {
   topics: Topic[];
   onChange?: (state: LiveState, frame: LiveFrame) => void;
+  /** The server lost (`degraded: true`) or regained its database; also `degraded: false` on a reconnect while degraded (the server says again if it still is). */
+  onStatus?: (status: LiveStatus, state: LiveState) => void;
+  /** The server stopped sending `dropped` (its rank or rights changed); the state no longer holds them, `state.watching` is what is left. */
+  onDropped?: (drop: { dropped: string[]; topics: Topic[]; reason: string }, state: LiveState) => void;
   onError?: (err: unknown) => void;
 }
 
@@ -39,6 +49,10 @@ export interface LiveState {
   /** Seq of the last applied frame; the board reflects events 1..seq of its topics. */
   seq: number;
   lastEventId: string | null;
+  /** The topics the board receives (the ones asked for, less any the server dropped). */
+  watching: Topic[];
+  /** True while the server reports that it cannot reach its database. */
+  degraded: boolean;
   stats: { snapshots: number; deltas: number; duplicates: number; gaps: number };
 }
 
@@ -52,12 +66,13 @@ function wsUrl(url: string): string {
   return `${url.replace(/^http/, 'ws').replace(/\/$/, '')}/trpc`;
 }
 
-export function createLiveClient(opts: LiveOptions) {
+export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }) {
   const wsClient = createWSClient({
     url: wsUrl(opts.url),
     WebSocket: opts.WebSocket as never,
     retryDelayMs: opts.retryDelayMs ?? jitteredBackoff,
     keepAlive: { enabled: true, intervalMs: 15_000, pongTimeoutMs: 5_000 },
+    onOpen: opts.onOpen,
     connectionParams: () => ({
       ...(opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {}),
       ...(opts.guildId ? { guildId: opts.guildId } : {}),
@@ -68,18 +83,56 @@ export function createLiveClient(opts: LiveOptions) {
 }
 
 export function createLiveBoard(opts: LiveBoardOptions) {
-  const client = createLiveClient(opts);
-  const state: LiveState = { topics: {}, seq: 0, lastEventId: null, stats: { snapshots: 0, deltas: 0, duplicates: 0, gaps: 0 } };
+  const state: LiveState = {
+    topics: {}, seq: 0, lastEventId: null, watching: [...opts.topics], degraded: false,
+    stats: { snapshots: 0, deltas: 0, duplicates: 0, gaps: 0 },
+  };
+  const client = createLiveClient({
+    ...opts,
+    onOpen: () => {
+      if (!state.degraded) return;
+      state.degraded = false;
+      opts.onStatus?.({ degraded: false, reason: 'reconnected' }, state);
+    },
+  });
   let sub: { unsubscribe(): void } | null = null;
 
   function subscribe() {
-    sub = client.trpc.live.watch.subscribe({ topics: opts.topics, lastEventId: state.lastEventId }, {
-      onData: ({ id, data }) => receive(id, data as LiveFrame),
+    sub = client.trpc.live.watch.subscribe({ topics: state.watching, lastEventId: state.lastEventId }, {
+      onData: ({ id, data }) => receive(id, data as WatchFrame),
       onError: (err) => opts.onError?.(err),
     });
   }
 
-  function receive(id: string, frame: LiveFrame) {
+  /** Where a resume continues: the server sends status and dropped frames at its head, a valid resume point. */
+  function advance(id: string, seq: number) {
+    state.seq = Math.max(state.seq, seq);
+    state.lastEventId = id;
+  }
+
+  function receive(id: string, frame: WatchFrame) {
+    if (frame.kind === 'status') {
+      advance(id, frame.seq);
+      state.degraded = frame.degraded;
+      opts.onStatus?.({ degraded: frame.degraded, reason: frame.reason }, state);
+      return;
+    }
+    if (frame.kind === 'dropped') {
+      advance(id, frame.seq);
+      for (const item of frame.dropped) {
+        const [topic, counter] = item.split('.') as [Topic, string?];
+        if (counter) delete state.topics[topic]?.[counter];
+        else delete state.topics[topic];
+      }
+      state.watching = [...frame.topics];
+      opts.onDropped?.({ dropped: frame.dropped, topics: frame.topics, reason: frame.reason }, state);
+      if (frame.topics.length) {
+        // Subscribe again with what is left, so a reconnect does not ask for the dropped topics again.
+        sub?.unsubscribe();
+        subscribe();
+      }
+      return;
+    }
     if (frame.kind === 'snapshot') {
       state.topics = frame.topics as Partial<Record<Topic, TopicState>>;
       state.stats.snapshots++;
@@ -113,11 +166,18 @@ export function createLiveBoard(opts: LiveBoardOptions) {
   };
 }
 
-/** Calls `onState` with the caller's `{ onDuty, alarms }` now and on every change (sessions only). */
-export function watchAlarm(opts: LiveOptions & { onState: (s: { onDuty: boolean; alarms: string[] }) => void; onError?: (err: unknown) => void }) {
+/**
+ * Calls `onState` with the caller's `{ onDuty, alarms }` now and on every change (sessions only),
+ * and `onStatus` when the server loses or regains its database.
+ */
+export function watchAlarm(opts: LiveOptions & {
+  onState: (s: { onDuty: boolean; alarms: string[] }) => void;
+  onStatus?: (status: LiveStatus) => void;
+  onError?: (err: unknown) => void;
+}) {
   const client = createLiveClient(opts);
   const sub = client.trpc.me.alarm.watch.subscribe(undefined, {
-    onData: ({ data }) => opts.onState(data),
+    onData: ({ data }) => ('kind' in data ? opts.onStatus?.({ degraded: data.degraded, reason: data.reason }) : opts.onState(data)),
     onError: (err) => opts.onError?.(err),
   });
   return { close: () => { sub.unsubscribe(); client.close(); } };

@@ -47,7 +47,7 @@ app.ws('/trpc', {
 serveFanoutControl({
   publish(i, t) {
     const seq = ++head;
-    const frame = deltaFor({ guildId: BENCH_GUILD, epoch, seq, at: Date.now(), deltas: eventDeltas(i, t) }, topics, prev)!;
+    const frame = deltaFor({ guildId: BENCH_GUILD, epoch, seq, at: Date.now(), deltas: eventDeltas(i, t) }, { topics, overview: null }, prev)!;
     prev = seq;
     app.publish(TOPIC, frameBytes(frame), false);
     return seq;

@@ -33,13 +33,20 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
   const members = new TtlCache<store.Membership | null>(5_000);
   const touched = new TtlCache<true>(TOUCH_EVERY_MS);
 
+  // Bumped by every membership invalidation: a look-up that was already running when one arrived
+  // may have read the old rights, so its answer is used once but not cached.
+  let memberGeneration = 0;
   bus.onInvalidate((inv) => {
     if (inv.kind === 'apiKey') keys.delete(inv.id);
     else if (inv.kind === 'session') sessions.delete(inv.id);
-    else if (inv.kind === 'guild') members.deletePrefix(`${inv.id}:`);
+    else if (inv.kind === 'guild') {
+      memberGeneration++;
+      members.deletePrefix(`${inv.id}:`);
+    }
   });
   // Invalidations may have been lost while the bus was down: forget everything cached.
   bus.onResync(() => {
+    memberGeneration++;
     keys.clear();
     sessions.clear();
     members.clear();
@@ -80,8 +87,9 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     const memberKey = `${guildHeader}:${session.userId}`;
     let member = members.get(memberKey);
     if (member === undefined) {
+      const generation = memberGeneration;
       member = await store.membership(sql, guildHeader, session.userId);
-      members.set(memberKey, member);
+      if (generation === memberGeneration) members.set(memberKey, member);
     }
     if (!member) return { principal: null, failure: new AppError('FORBIDDEN', 'you are not a member of this guild') };
     touchLater(`s:${hex}`, () => store.touchSession(sql, hash));

@@ -1,15 +1,38 @@
 import type { TopicState } from './reducers.ts';
-import { isHotTopic, type GuildEvent, type Op, type Topic } from './topics.ts';
+import { isHotTopic, type GuildEvent, type Op, type OverviewCounter, type Topic } from './topics.ts';
 
 /**
- * What a live subscription receives, every frame tracked as `"<epoch>.<seq>"`:
+ * What a live subscription receives, every frame tracked as `"<epoch>.<seq>"` (`WatchFrame`):
  * - `snapshot`: the full state of the chosen hot topics at `seq` (notice topics: `{}`);
  * - `delta`: the ops of event `seq` for the chosen topics. `prev` is the seq of the previous event
- *   that touched those topics: a client whose last seen seq is below `prev` missed something.
+ *   that touched those topics: a client whose last seen seq is below `prev` missed something;
+ * - `status`: whether the server reaches its database (`degraded: true` while it does not: writes
+ *   fail and the board shows the last state it got); sent on every change, and right after the
+ *   resume frames of a subscription that starts while degraded. It changes no topic state;
+ * - `dropped`: the subscriber may no longer see `dropped` (topics, or `overview.<counter>`), because
+ *   its rank or rights changed (`reason`); `topics` are the ones it still gets. With no topics
+ *   left the subscription then ends with a FORBIDDEN error.
+ * `status` and `dropped` carry the guild's head `seq`: the subscriber has every event of its topics
+ * up to it, so their tracked id is a valid resume point like any other.
  */
+export type WatchFrame = LiveFrame | StatusFrame | DroppedFrame;
+/** The frames that carry topic data and advance a board's state. */
 export type LiveFrame =
   | { kind: 'snapshot'; seq: number; prev: null; at: number; topics: Partial<Record<Topic, TopicState>> }
   | { kind: 'delta'; seq: number; prev: number; at: number; topics: Partial<Record<Topic, Op[]>> };
+export interface StatusFrame { kind: 'status'; seq: number; at: number; degraded: boolean; reason: string }
+export interface DroppedFrame { kind: 'dropped'; seq: number; at: number; dropped: string[]; topics: Topic[]; reason: string }
+
+/**
+ * What one subscription sees: its topics, and of `overview` only these counters (null: all).
+ * Subscriptions with equal views share every serialized frame.
+ */
+export interface LiveView { topics: readonly Topic[]; overview: readonly OverviewCounter[] | null }
+
+export function viewKey(view: LiveView): string {
+  const topics = [...new Set(view.topics)].sort().join(',');
+  return view.overview && view.topics.includes('overview') ? `${topics};overview=${[...view.overview].sort().join(',')}` : topics;
+}
 
 export function trackedId(epoch: string, seq: number): string {
   return `${epoch}.${seq}`;
@@ -21,20 +44,36 @@ export function parseTrackedId(id: string | null | undefined): { epoch: string; 
   return m ? { epoch: m[1], seq: Number(m[2]) } : null;
 }
 
-/** The event's deltas restricted to `topics`, or null when it touches none of them. */
-export function deltaFor(ev: GuildEvent, topics: readonly Topic[], prev: number): LiveFrame | null {
+/** The event's deltas restricted to the view, or null when it touches none of it. */
+export function deltaFor(ev: GuildEvent, view: LiveView, prev: number): LiveFrame | null {
   let picked: Partial<Record<Topic, Op[]>> | null = null;
-  for (const t of topics) {
-    const ops = ev.deltas[t];
+  for (const t of view.topics) {
+    let ops = ev.deltas[t];
+    if (ops && t === 'overview' && view.overview) {
+      const counters = view.overview as readonly unknown[];
+      ops = ops.filter((op) => counters.includes(op.field));
+      if (!ops.length) continue;
+    }
     if (ops) (picked ??= {})[t] = ops;
   }
   return picked ? { kind: 'delta', seq: ev.seq, prev, at: ev.at, topics: picked } : null;
 }
 
-export function snapshotFor(states: Record<string, TopicState>, topics: readonly Topic[], seq: number): LiveFrame {
+export function snapshotFor(states: Record<string, TopicState>, view: LiveView, seq: number): LiveFrame {
   const picked: Partial<Record<Topic, TopicState>> = {};
-  for (const t of topics) picked[t] = isHotTopic(t) ? structuredClone(states[t]) : {};
+  for (const t of view.topics) picked[t] = isHotTopic(t) ? structuredClone(states[t]) : {};
+  if (picked.overview && view.overview) {
+    const all = picked.overview;
+    picked.overview = Object.fromEntries(view.overview.filter((c) => c in all).map((c) => [c, all[c]]));
+  }
   return { kind: 'snapshot', seq, prev: null, at: Date.now(), topics: picked };
+}
+
+export const DEGRADED_REASON = 'the database does not answer: changes cannot be saved, and this board shows the last state it received';
+export const RECOVERED_REASON = 'the database answers again: the board is current';
+
+export function statusFrame(seq: number, up: boolean): StatusFrame {
+  return { kind: 'status', seq, at: Date.now(), degraded: !up, reason: up ? RECOVERED_REASON : DEGRADED_REASON };
 }
 
 /**
@@ -42,7 +81,7 @@ export function snapshotFor(states: Record<string, TopicState>, topics: readonly
  * frames hold only plain JSON (times are epoch ms), so superjson's output is `{"json": …}` with no
  * meta and the walker can be skipped. Built once per event and spliced into every envelope.
  */
-export function serializeTracked(tid: string, frame: LiveFrame): string {
+export function serializeTracked(tid: string, frame: WatchFrame): string {
   return `{"json":{"id":${JSON.stringify(tid)},"data":${JSON.stringify(frame)}}}`;
 }
 

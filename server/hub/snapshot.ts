@@ -2,7 +2,7 @@ import { AppError } from '../core/errors.ts';
 import type { Sql } from '../store/db.ts';
 import { decodeDeltas } from '../store/event-codec.ts';
 import type { TopicState } from './reducers.ts';
-import type { HotTopic } from './topics.ts';
+import { overviewCounters, type HotTopic } from './topics.ts';
 import { loadCalls, loadDispatchers, loadOnDuty, loadStandby, loadUnits } from './state/loaders.ts';
 
 export interface GuildSnapshot {
@@ -22,17 +22,8 @@ export async function loadGuildSnapshot(sql: Sql, guildId: string): Promise<Guil
     const [onDuty, dispatchers, units, standby, calls] = await Promise.all([
       loadOnDuty(tx, guildId), loadDispatchers(tx, guildId), loadUnits(tx, guildId), loadStandby(tx, guildId), loadCalls(tx, guildId),
     ]);
-    const states: Record<HotTopic, TopicState> = {
-      onDuty, dispatchers, units: units.units, alarm: units.alarm, standby, calls,
-      overview: {
-        onDuty: Object.keys(onDuty).length,
-        dispatchers: Object.keys(dispatchers).length,
-        units: Object.keys(units.units).length,
-        alarms: Object.keys(units.alarm).length,
-        standby: Object.keys(standby).length,
-        openCalls: Object.keys(calls).length,
-      },
-    };
+    const states = { onDuty, dispatchers, units: units.units, alarm: units.alarm, standby, calls, overview: {} } as Record<HotTopic, TopicState>;
+    for (const [counter, topic] of Object.entries(overviewCounters)) states.overview[counter] = Object.keys(states[topic]).length;
     return { epoch: stream.epoch as string, seq: stream.seq as number, states };
   }) as Promise<GuildSnapshot>;
 }

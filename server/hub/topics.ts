@@ -9,6 +9,15 @@ export type Topic = (typeof topics)[number];
 export const hotTopics = ['units', 'alarm', 'onDuty', 'dispatchers', 'standby', 'overview', 'calls'] as const satisfies readonly Topic[];
 export type HotTopic = (typeof hotTopics)[number];
 
+/**
+ * The counters of the `overview` topic, each the number of entries of one hot topic: whoever may
+ * not watch that topic does not get its counter either.
+ */
+export const overviewCounters = {
+  onDuty: 'onDuty', dispatchers: 'dispatchers', units: 'units', alarms: 'alarm', standby: 'standby', openCalls: 'calls',
+} as const satisfies Record<string, HotTopic>;
+export type OverviewCounter = keyof typeof overviewCounters;
+
 export function isHotTopic(t: Topic): t is HotTopic {
   return (hotTopics as readonly string[]).includes(t);
 }

@@ -2,15 +2,16 @@ import type uWS from 'uWebSockets.js';
 import { TRPCError } from '@trpc/server';
 import {
   getErrorShape, getTRPCErrorFromUnknown, isAsyncIterable, isTrackedEnvelope,
-  parseConnectionParamsFromUnknown, parseTRPCMessage, transformTRPCResponse,
+  parseConnectionParamsFromUnknown, transformTRPCResponse,
 } from '@trpc/server/unstable-core-do-not-import';
 import type { Deps } from '../deps.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Credentials, Principal } from '../auth/principal.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContext, type Context } from '../trpc/context.ts';
 import { invokeProcedure, procedureAt } from '../trpc/invoke.ts';
 import { isCrossSite } from './http.ts';
 import { validCredentials } from '../auth/store.ts';
+import { idOf, parseClientMessage } from './ws-messages.ts';
 
 interface SocketData {
   cookie?: string;
@@ -18,31 +19,34 @@ interface SocketData {
   wantsParams: boolean;
   open: boolean;
   ctx: Promise<Context> | null;
+  /** What `ctx` was made from, to make it again when the member's rights change. */
+  credentials?: Credentials;
   principalKey?: string;
+  /** The guild of a session principal (whose rights can change while the socket is open). */
+  sessionGuild?: string;
+  /** The member's rights changed since `ctx` was made: make it again before the next call. */
+  stale?: boolean;
   subs: Map<string, AbortController>;
   window: { start: number; count: number };
 }
 type Socket = uWS.WebSocket<SocketData>;
 
 const config = appRouter._def._config;
-/** Inputs as the transformer wrote them; a missing or malformed one is a client error, not a crash. */
-const inputTransformer = {
-  ...config.transformer,
-  input: {
-    ...config.transformer.input,
-    deserialize: (value: unknown) => {
-      if (value === undefined) return undefined;
-      try {
-        return config.transformer.input.deserialize(value);
-      } catch {
-        throw new TRPCError({ code: 'PARSE_ERROR', message: 'input is not in the transformer\'s format ({"json": …})' });
-      }
-    },
-  },
-};
 const RECONNECT = JSON.stringify({ id: null, method: 'reconnect' });
 
-/** Close codes: 1008 policy (limits), 4401 credential revoked, 1012 restart. */
+/**
+ * Open subscriptions (every procedure, live or not) a socket and a credential may hold on this
+ * node; a board needs one or two. Over the limit a subscribe is answered TOO_MANY_REQUESTS and the
+ * socket stays open.
+ */
+export const subscriptionLimits = { perSocket: 16, perCredential: 64 };
+/**
+ * Frames up to this size are read and, when over `limits.wsMaxPayloadBytes`, answered by closing
+ * with 1009; larger ones uWS cuts off itself without a close frame (1006), before buffering them.
+ */
+const HARD_FRAME_LIMIT = 1024 * 1024;
+
+/** Close codes: 1008 policy (limits), 1009 frame too big, 4401 credential revoked, 1012 restart. */
 function closeWith(ws: Socket, code: number, reason: string) {
   const d = ws.getUserData();
   if (!d.open) return;
@@ -55,17 +59,51 @@ function closeWith(ws: Socket, code: number, reason: string) {
  * subscriptions on one socket, batches, `subscription.stop`, text PING/PONG, connectionParams,
  * `reconnect` on shutdown. Live subscriptions attach to the hub's serialize-once fan-out; other
  * subscriptions run like the stock adapter. Limits (frame size, message rate, sockets per
- * credential, backpressure) close the socket with a reason; the server keeps running.
+ * credential, backpressure) close the socket with a reason; subscriptions over their limits and
+ * client mistakes are answered with a 4xx error (logged at debug) on an open socket; the server
+ * keeps running.
  */
 export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
   const { limits } = deps.config;
   const sockets = new Set<Socket>();
   const byPrincipal = new Map<string, Set<Socket>>();
+  /** Open subscriptions per credential (principal key), across its sockets on this node. */
+  const subsByPrincipal = new Map<string, number>();
 
   deps.bus.onInvalidate((inv) => {
-    const key = inv.kind === 'apiKey' ? `k:${inv.id}` : inv.kind === 'session' ? `s:${inv.id}` : null;
-    for (const ws of (key && byPrincipal.get(key)) || []) closeWith(ws, 4401, 'credential revoked');
+    if (inv.kind === 'guild') return refreshRights(inv.id);
+    const key = inv.kind === 'apiKey' ? `k:${inv.id}` : `s:${inv.id}`;
+    for (const ws of byPrincipal.get(key) ?? []) closeWith(ws, 4401, 'credential revoked');
   });
+  deps.bus.onResync(() => refreshRights(null));
+
+  /**
+   * A member's rank, capabilities or admin flag may have changed (guild `null`: any guild): the
+   * next call on each of its sockets authenticates again and runs with the rights as they are then.
+   * Open live subscriptions are re-checked by the live domain itself (domains/live/rights.ts).
+   */
+  function refreshRights(guildId: string | null) {
+    for (const ws of sockets) {
+      const d = ws.getUserData();
+      if (d.sessionGuild && (guildId === null || d.sessionGuild === guildId)) d.stale = true;
+    }
+  }
+
+  function currentContext(d: SocketData): Promise<Context> | null {
+    if (d.stale && d.credentials && d.ctx) {
+      d.stale = false;
+      const before = d.ctx;
+      d.ctx = createContext(deps, d.credentials, { crossSite: false, jsonBody: true }).catch((err) => {
+        deps.log.warn('socket rights refresh failed; keeping the previous ones', { error: String(err) });
+        return before;
+      });
+    }
+    return d.ctx;
+  }
+
+  // The boards' degraded signal: every live subscription hears when PostgreSQL stops or starts answering.
+  deps.fanout?.setDatabaseUp(deps.dbHealth.up);
+  const offHealth = deps.dbHealth.onChange((up) => deps.fanout?.setDatabaseUp(up));
 
   // Long-lived sockets re-check their credential: an expired session or a key deleted while the bus
   // was down closes the socket within a minute; open boards keep their session alive.
@@ -85,11 +123,9 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
 
   async function connect(ws: Socket, params: Record<string, string | undefined> | null): Promise<Context> {
     const d = ws.getUserData();
-    const ctx = await createContext(
-      deps,
-      { cookie: d.cookie, authorization: params?.authorization, guildHeader: params?.guildId },
-      { crossSite: false, jsonBody: true }, // Origin was checked at the upgrade; frames are JSON
-    );
+    d.credentials = { cookie: d.cookie, authorization: params?.authorization, guildHeader: params?.guildId };
+    // Origin was checked at the upgrade; frames are JSON
+    const ctx = await createContext(deps, d.credentials, { crossSite: false, jsonBody: true });
     const p = ctx.auth.principal;
     if (p && d.open) {
       const key = principalKey(p);
@@ -99,6 +135,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
         set.add(ws);
         byPrincipal.set(key, set);
         d.principalKey = key;
+        if (p.kind === 'session') d.sessionGuild = p.guildId;
       }
     }
     return ctx;
@@ -113,9 +150,14 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     });
   }
 
+  /**
+   * Answers a failed call. Only server faults (500) are logged as errors: anything a client got
+   * wrong (4xx) is its own business, and a flood of bad frames must not flood the log.
+   */
   function sendError(ws: Socket, id: string | number | null, cause: unknown, type: 'query' | 'mutation' | 'subscription' | 'unknown', path?: string, ctx?: Context) {
     const error = cause instanceof TRPCError ? cause : getTRPCErrorFromUnknown(cause);
     if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('ws call failed', { path, error: String(error.cause ?? error) });
+    else deps.log.debug('ws call refused', { path, code: error.code, error: error.message });
     send(ws, { id, error: getErrorShape({ config, error, type, path, input: undefined, ctx }) });
   }
 
@@ -123,13 +165,12 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     const d = ws.getUserData();
     let msg;
     try {
-      msg = parseTRPCMessage(raw, inputTransformer);
+      msg = parseClientMessage(raw, config.transformer);
     } catch (err) {
-      sendError(ws, (raw as { id?: string | number })?.id ?? null, err, 'unknown');
+      sendError(ws, idOf(raw), err, 'unknown');
       return;
     }
     const { id } = msg;
-    if (id === null || id === undefined) return sendError(ws, null, new TRPCError({ code: 'PARSE_ERROR', message: '`id` is required' }), 'unknown');
     const idKey = JSON.stringify(id);
     if (msg.method === 'subscription.stop') {
       d.subs.get(idKey)?.abort();
@@ -139,15 +180,28 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     let input = msg.params.input;
     if (lastEventId !== undefined) input = input && typeof input === 'object' ? { ...(input as object), lastEventId } : { lastEventId };
     const type = msg.method;
-    if (type === 'subscription' && d.subs.has(idKey)) return sendError(ws, id, new TRPCError({ code: 'BAD_REQUEST', message: `Duplicate id ${id}` }), type, path);
+    if (type === 'subscription') {
+      if (d.subs.has(idKey)) return sendError(ws, id, new TRPCError({ code: 'BAD_REQUEST', message: `Duplicate id ${id}` }), type, path);
+      if (d.subs.size >= subscriptionLimits.perSocket) {
+        return sendError(ws, id, new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `at most ${subscriptionLimits.perSocket} open subscriptions per socket: stop one first` }), type, path);
+      }
+    }
 
     const abort = new AbortController();
     if (type === 'subscription') d.subs.set(idKey, abort);
     let ctx: Context | undefined;
+    let counted: string | undefined;
     try {
-      const connCtx = await (d.ctx ?? Promise.reject(new TRPCError({ code: 'UNAUTHORIZED', message: 'connectionParams expected first' })));
+      const connCtx = await (currentContext(d) ?? Promise.reject(new TRPCError({ code: 'UNAUTHORIZED', message: 'connectionParams expected first' })));
       ctx = connCtx;
-      if (!d.open) return;
+      if (!d.open || abort.signal.aborted) return;
+      if (type === 'subscription' && d.principalKey) {
+        const n = subsByPrincipal.get(d.principalKey) ?? 0;
+        if (n >= subscriptionLimits.perCredential) {
+          throw new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `at most ${subscriptionLimits.perCredential} open subscriptions per API key or session: stop one first` });
+        }
+        subsByPrincipal.set((counted = d.principalKey), n + 1);
+      }
       const callCtx: Context = type === 'subscription' ? { ...connCtx, ws: { ws: ws as never, subIdJson: idKey, isOpen: () => d.open } } : connCtx;
       const result = await invokeProcedure(procedureAt(path, type), { path, getRawInput: async () => input, ctx: callCtx, type, signal: abort.signal, batchIndex });
       if (type !== 'subscription') {
@@ -176,11 +230,16 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       sendError(ws, id, err, type, path, ctx);
     } finally {
       if (type === 'subscription' && d.subs.get(idKey) === abort) d.subs.delete(idKey);
+      if (counted) {
+        const n = subsByPrincipal.get(counted)! - 1;
+        if (n > 0) subsByPrincipal.set(counted, n);
+        else subsByPrincipal.delete(counted);
+      }
     }
   }
 
   app.ws<SocketData>('/trpc', {
-    maxPayloadLength: limits.wsMaxPayloadBytes,
+    maxPayloadLength: Math.max(HARD_FRAME_LIMIT, limits.wsMaxPayloadBytes),
     maxBackpressure: limits.wsMaxBackpressureBytes,
     closeOnBackpressureLimit: 1, // typed as a number in this build; non-zero = close instead of dropping silently
     idleTimeout: 120,
@@ -212,6 +271,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
 
     message(ws, data) {
       const d = ws.getUserData();
+      if (data.byteLength > limits.wsMaxPayloadBytes) return closeWith(ws, 1009, `frame too big (at most ${limits.wsMaxPayloadBytes} bytes)`);
       const now = Date.now();
       if (now - d.window.start > 10_000) d.window = { start: now, count: 0 };
       if (++d.window.count > limits.wsMessagesPer10s) return closeWith(ws, 1008, `message rate limit (${limits.wsMessagesPer10s} per 10 s)`);
@@ -240,7 +300,13 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
         return;
       }
       const list = Array.isArray(parsed) ? parsed : [parsed];
-      if (list.length > limits.trpcBatch) return sendError(ws, null, new TRPCError({ code: 'BAD_REQUEST', message: `at most ${limits.trpcBatch} calls per frame` }), 'unknown');
+      if (list.length > limits.trpcBatch) {
+        // Each call of the batch gets the error, as tRPC's own adapter answers it: a client must not wait forever.
+        const error = new TRPCError({ code: 'BAD_REQUEST', message: `at most ${limits.trpcBatch} calls per frame` });
+        const ids = list.filter((m) => (m as { method?: unknown })?.method !== 'subscription.stop').map(idOf).filter((id) => id !== null);
+        for (const id of ids.length ? ids : [null]) sendError(ws, id, error, 'unknown');
+        return;
+      }
       list.forEach((m, i) => void handle(ws, m, i));
     },
 
@@ -261,9 +327,18 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     get connections() {
       return sockets.size;
     },
+    /** What the endpoint holds; every count is 0 once every socket is closed. */
+    get stats() {
+      let subscriptions = 0;
+      for (const ws of sockets) subscriptions += ws.getUserData().subs.size;
+      let counted = 0;
+      for (const n of subsByPrincipal.values()) counted += n;
+      return { sockets: sockets.size, subscriptions, credentials: byPrincipal.size, subscriptionsByCredential: counted };
+    },
     /** Tells every client to reconnect (tRPC's `reconnect` notice), then closes the sockets. */
     shutdown() {
       clearInterval(revalidate);
+      offHealth();
       for (const ws of [...sockets]) {
         const d = ws.getUserData();
         if (!d.open) continue;

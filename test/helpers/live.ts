@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { createLiveBoard, type LiveBoardOptions } from '../../client-sdk/live.ts';
+import { createLiveBoard, type LiveBoardOptions, type LiveStatus } from '../../client-sdk/live.ts';
 import type { LiveFrame } from '../../server/hub/frames.ts';
 
 /** A `ws` WebSocket class that sends a cookie on the upgrade, like a browser with a session. */
@@ -11,10 +11,22 @@ export function wsWithCookie(cookie: string, origin?: string) {
   };
 }
 
-/** A board through the SDK that also records every frame it received. */
+/**
+ * A board through the SDK that also records every topic frame it received (`frames`), every
+ * status change (`statuses`), every drop (`drops`) and every error (`errors`).
+ */
 export function openBoard(url: string, opts: Omit<LiveBoardOptions, 'url'>) {
   const frames: LiveFrame[] = [];
+  const statuses: LiveStatus[] = [];
+  const drops: { dropped: string[]; topics: string[]; reason: string }[] = [];
+  const errors: unknown[] = [];
   const waiters: { pred: () => boolean; resolve: () => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters]) if (w.pred()) {
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  };
   const board = createLiveBoard({
     url,
     WebSocket: opts.WebSocket ?? WebSocket,
@@ -23,16 +35,31 @@ export function openBoard(url: string, opts: Omit<LiveBoardOptions, 'url'>) {
     onChange: (state, frame) => {
       frames.push(frame);
       opts.onChange?.(state, frame);
-      for (const w of [...waiters]) if (w.pred()) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
+      check();
+    },
+    onStatus: (status, state) => {
+      statuses.push(status);
+      opts.onStatus?.(status, state);
+      check();
+    },
+    onDropped: (drop, state) => {
+      drops.push(drop);
+      opts.onDropped?.(drop, state);
+      check();
+    },
+    onError: (err) => {
+      errors.push(err);
+      opts.onError?.(err);
+      check();
     },
   });
   return {
     ...board,
     frames,
-    /** Resolves once `pred` holds (checked after every frame), or rejects after `ms`. */
+    statuses,
+    drops,
+    errors,
+    /** Resolves once `pred` holds (checked after every frame, status, drop and error), or rejects after `ms`. */
     until(pred: () => boolean, ms = 5000): Promise<void> {
       if (pred()) return Promise.resolve();
       return new Promise((resolve, reject) => {

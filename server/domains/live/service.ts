@@ -1,11 +1,19 @@
 import { tracked } from '@trpc/server';
+import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
+import type { Principal, SessionPrincipal } from '../../auth/principal.ts';
 import type { Context } from '../../trpc/context.ts';
+import { checkAccess } from '../../trpc/init.ts';
+import type { Meta } from '../../trpc/meta.ts';
 import type { GuildHub } from '../../hub/guild-hub.ts';
-import { trackedId } from '../../hub/frames.ts';
+import { parseTrackedId, statusFrame, trackedId, type DroppedFrame, type LiveView, type StatusFrame } from '../../hub/frames.ts';
 import type { Topic } from '../../hub/topics.ts';
-import { prepareResume, watchFrames } from '../../hub/watch.ts';
+import { portableWatch, prepareResume } from '../../hub/watch.ts';
 import { Mailbox } from '../../hub/mailbox.ts';
+import { sessionRights } from './rights.ts';
+import { grant, narrowed, refusal } from './topic-access.ts';
+
+type GuildContext = Context & { guildId: string; principal: Principal };
 
 function aborted(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -14,50 +22,132 @@ function aborted(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+function droppedFrame(hub: GuildHub, dropped: string[], topics: readonly Topic[], reason: string): DroppedFrame {
+  return { kind: 'dropped', seq: hub.head, at: Date.now(), dropped, topics: [...topics], reason };
+}
+
 /**
- * A board's live view: snapshot (or exactly the missed deltas), then deltas. On the uWS socket the
- * frames go through the serialize-once fan-out and this generator yields nothing; elsewhere it
- * yields the same tracked frames itself.
+ * A board's live view: snapshot (or exactly the missed deltas), then deltas, of the topics the
+ * caller may watch (see topic-access.ts). A fresh subscribe that asks for a topic it may not watch
+ * is refused (FORBIDDEN, naming the topics and what they need); a resume (`lastEventId`, which the
+ * client re-sends with its original topics) keeps the allowed ones and starts with a `dropped`
+ * frame. While it runs, a signed-in member whose rights shrink gets a `dropped` frame and only
+ * what is left, or, with nothing left, a FORBIDDEN error that ends it. On the uWS socket the frames
+ * go through the serialize-once fan-out and this generator yields nothing; elsewhere it yields the
+ * same tracked frames itself.
  */
-export async function* watch(ctx: Context & { guildId: string }, topics: Topic[], lastEventId: string | null | undefined, signal: AbortSignal | undefined) {
-  const hub = await ctx.deps.hub.guild(ctx.guildId);
+export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: string | null | undefined, signal: AbortSignal | undefined) {
+  const { deps, principal: p } = ctx;
+  const rights = p.kind === 'session' ? sessionRights(deps) : null;
+  const since = rights?.generation(p.guildId) ?? 0;
+  const granted = grant(p, topics);
+  if (granted.refused.length && (!parseTrackedId(lastEventId) || !granted.view.topics.length)) throw refusal(p, granted.refused);
+  const hub = await deps.hub.guild(ctx.guildId);
   await prepareResume(hub, lastEventId);
-  if (ctx.ws && ctx.deps.fanout) {
-    const detach = ctx.deps.fanout.attach(hub, ctx.ws, topics, lastEventId);
+  let view: LiveView = granted.view;
+  const refusedNow = granted.refused.length ? droppedFrame(hub, granted.refused, view.topics, refusal(p, granted.refused).message) : null;
+  /** Applies a rights change: null when nothing is left to watch (the frame is sent, then the error). */
+  const onRights = (next: SessionPrincipal | null, narrow: (view: LiveView, frame: DroppedFrame) => void, end: (frame: DroppedFrame, err: AppError) => void) => {
+    const change = narrowed(next, view);
+    if (!change) return;
+    view = change.view;
+    const frame = droppedFrame(hub, change.dropped, view.topics, change.reason);
+    if (view.topics.length) narrow(view, frame);
+    else end(frame, new AppError('FORBIDDEN', change.reason));
+  };
+
+  const fanout = deps.fanout;
+  const sock = ctx.ws;
+  if (sock && fanout) {
+    let detach = fanout.attach(hub, sock, view, lastEventId);
+    if (refusedNow) fanout.sendTo(hub, sock, refusedNow);
+    let revoke: (err: AppError) => void = () => {};
+    const revoked = new Promise<AppError>((resolve) => (revoke = resolve));
+    const unwatch = rights?.watch(p as SessionPrincipal, since, (next) => onRights(next,
+      (v, frame) => (detach = fanout.narrow(hub, sock, detach, v, frame)),
+      (frame, err) => {
+        detach();
+        fanout.sendTo(hub, sock, frame);
+        revoke(err);
+      })) ?? (() => {});
     try {
-      await aborted(signal);
+      const err = await Promise.race([aborted(signal), revoked]);
+      if (err) throw err;
     } finally {
+      unwatch();
       detach();
     }
     return;
   }
-  yield* watchFrames(hub, topics, lastEventId, signal);
+
+  const w = portableWatch(hub, view, lastEventId);
+  if (refusedNow) w.push(refusedNow);
+  if (!deps.dbHealth.up) w.push(statusFrame(hub.head, false));
+  const offHealth = deps.dbHealth.onChange((up) => w.push(statusFrame(hub.head, up)));
+  const unwatch = rights?.watch(p as SessionPrincipal, since, (next) => onRights(next,
+    (v, frame) => {
+      w.narrow(v);
+      w.push(frame);
+    },
+    (frame, err) => {
+      w.push(frame);
+      w.fail(err);
+    })) ?? (() => {});
+  try {
+    yield* w.frames(signal);
+  } finally {
+    offHealth();
+    unwatch();
+  }
 }
 
-function alarmStateOf(hub: GuildHub, userId: string) {
+export interface AlarmState { onDuty: boolean; alarms: string[] }
+
+function alarmStateOf(hub: GuildHub, userId: string): AlarmState {
   return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort() };
 }
 
-/** The caller's `{onDuty, alarms}` now and after every change of either (what an alarm sound listens to). */
-export async function* watchAlarm(deps: Deps, guildId: string, userId: string, signal: AbortSignal | undefined) {
-  const hub = await deps.hub.guild(guildId);
-  const mailbox = new Mailbox<ReturnType<typeof tracked<{ onDuty: boolean; alarms: string[] }>>>({ latestOnly: true });
+/**
+ * The caller's `{onDuty, alarms}` now and after every change of either (what an alarm sound
+ * listens to), and a `status` frame when the database stops or starts answering. Ends with
+ * FORBIDDEN when the caller loses what `meta` (the procedure's own) needs.
+ */
+export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrincipal }, meta: Meta, signal: AbortSignal | undefined) {
+  const { deps, principal: p } = ctx;
+  const rights = sessionRights(deps);
+  const since = rights.generation(p.guildId);
+  const hub = await deps.hub.guild(ctx.guildId);
+  type Frame = ReturnType<typeof tracked<AlarmState | StatusFrame>>;
+  const mailbox = new Mailbox<Frame>({ latestBy: (f) => ('kind' in f[1] ? 'status' : 'state') });
   let key = '';
   const offer = () => {
-    const state = alarmStateOf(hub, userId);
+    const state = alarmStateOf(hub, p.userId);
     const next = JSON.stringify(state);
     if (next === key) return;
     key = next;
     mailbox.push(tracked(trackedId(hub.epoch, hub.head), state));
   };
+  const status = (up: boolean) => mailbox.push(tracked(trackedId(hub.epoch, hub.head), statusFrame(hub.head, up)));
   offer();
+  if (!deps.dbHealth.up) status(false);
   const off = hub.listen((s) => {
     if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm) offer();
+  });
+  const offHealth = deps.dbHealth.onChange(status);
+  const unwatch = rights.watch(p, since, (next) => {
+    if (!next) return mailbox.fail(new AppError('FORBIDDEN', 'you are no longer a member of this guild'));
+    try {
+      checkAccess(next, meta);
+    } catch (err) {
+      mailbox.fail(err as Error);
+    }
   });
   try {
     yield* mailbox.drain(signal);
   } finally {
     off();
+    offHealth();
+    unwatch();
   }
 }
 

@@ -1,0 +1,134 @@
+import type { AnyProcedure } from '@trpc/server';
+import { AppError } from '../../core/errors.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { checkAccess } from '../../trpc/init.ts';
+import type { Meta } from '../../trpc/meta.ts';
+import type { LiveView } from '../../hub/frames.ts';
+import { overviewCounters, type OverviewCounter, type Topic } from '../../hub/topics.ts';
+import { accessRouter } from '../access/router.ts';
+import { callsRouter } from '../calls/router.ts';
+import { dispatchRouter } from '../dispatch/router.ts';
+import { incidentsRouter } from '../incidents/router.ts';
+import { timeclockRouter } from '../timeclock/router.ts';
+import { unitsRouter } from '../units/router.ts';
+import { meAlarmRouter } from './alarm-router.ts';
+
+interface Read { path: string; meta: Meta }
+const read = (path: string, procedure: AnyProcedure): Read => ({ path, meta: procedure._def.meta as Meta });
+
+/**
+ * The one table of who may watch what: each topic lists the REST reads whose answers carry what the
+ * topic carries, and whoever may call one of them (by its own meta: capability, scopes, session
+ * only) may watch the topic. A read's access changes, the topic's follows. Topics that no read
+ * shows yet are for guild admins and unscoped keys only. `overview` is not here: each of its
+ * counters follows the topic it counts (`overviewCounters`).
+ */
+export const topicReads: Record<Exclude<Topic, 'overview'>, Read[]> = {
+  units: [read('GET /units', unitsRouter._def.procedures.list)],
+  alarm: [read('GET /units', unitsRouter._def.procedures.list), read('GET /me/alarm', meAlarmRouter._def.procedures.get)],
+  onDuty: [read('GET /admin/on-duty', timeclockRouter._def.procedures.onDuty)],
+  dispatchers: [read('GET /dispatchers', dispatchRouter._def.procedures.list)],
+  standby: [read('GET /standby', dispatchRouter._def.procedures.standby)],
+  calls: [read('GET /calls', callsRouter._def.procedures.list), read('GET /integrations/ingame/calls', callsRouter._def.procedures.ingameList)],
+  einsatzEntries: [read('GET /incidents/{number}', incidentsRouter._def.procedures.get)],
+  access: [read('GET /access', accessRouter._def.procedures.status)],
+  settings: [read('GET /admin/call-rate-limit', callsRouter._def.procedures.rateLimit)],
+  emojis: [],
+  letterheads: [],
+  uploads: [],
+};
+
+function mayCall(p: Principal, meta: Meta): boolean {
+  if (meta.access === 'none') return true;
+  try {
+    checkAccess(p, meta);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isFullAccess(p: Principal): boolean {
+  return p.kind === 'key' ? p.scopes === null : p.isAdmin;
+}
+
+export function mayWatch(p: Principal, topic: Exclude<Topic, 'overview'>): boolean {
+  const reads = topicReads[topic];
+  return reads.length ? reads.some((r) => mayCall(p, r.meta)) : isFullAccess(p);
+}
+
+/** The overview counters `p` may see: null for all of them. */
+function overviewFor(p: Principal): OverviewCounter[] | null {
+  const counters = (Object.keys(overviewCounters) as OverviewCounter[]).filter((c) => mayWatch(p, overviewCounters[c]));
+  return counters.length === Object.keys(overviewCounters).length ? null : counters;
+}
+
+/** What a principal of this kind would need for the topic, for error messages. */
+function need(kind: Principal['kind'], topic: Topic): string {
+  const sources = topic === 'overview' ? [...new Set(Object.values(overviewCounters))] : [topic];
+  const reads = sources.flatMap((t) => topicReads[t]);
+  if (kind === 'key') {
+    const scopes = [...new Set(reads.filter((r) => !r.meta.sessionOnly).flatMap((r) => r.meta.scopes ?? []))];
+    return scopes.length ? `needs the scope ${scopes.join(' or ')}` : 'no scoped key may watch it';
+  }
+  if (reads.some((r) => r.meta.access === 'member' && !r.meta.capability)) return 'needs membership';
+  const caps = [...new Set(reads.map((r) => r.meta.capability).filter(Boolean))];
+  return caps.length ? `needs the capability ${caps.join(' or ')}` : 'needs admin rights';
+}
+
+/** `units (needs the capability dispatch.view), overview.openCalls (needs …)`. */
+function listRefused(p: Principal, refused: readonly string[]): string {
+  return refused.map((item) => {
+    const counter = item.startsWith('overview.') ? (item.slice('overview.'.length) as OverviewCounter) : null;
+    return `${item} (${need(p.kind, counter ? overviewCounters[counter] : (item as Topic))})`;
+  }).join(', ');
+}
+
+export interface Grant {
+  view: LiveView;
+  /** Requested topics, or `overview.<counter>`s of a narrowed view, that `p` may not see. */
+  refused: string[];
+}
+
+/** The part of `topics` that `p` may watch. `overview` is kept with the counters `p` may see, when there is one. */
+export function grant(p: Principal, topics: readonly Topic[]): Grant {
+  const allowed: Topic[] = [];
+  const refused: string[] = [];
+  let overview: OverviewCounter[] | null = null;
+  for (const t of topics) {
+    if (t === 'overview') {
+      overview = overviewFor(p);
+      if (overview && !overview.length) refused.push(t);
+      else allowed.push(t);
+    } else if (mayWatch(p, t)) allowed.push(t);
+    else refused.push(t);
+  }
+  return { view: { topics: allowed, overview }, refused };
+}
+
+/** The FORBIDDEN answer to a subscribe that asks for topics `p` may not watch. */
+export function refusal(p: Principal, refused: readonly string[]): AppError {
+  const who = p.kind === 'key' ? (p.scopes === null ? 'this API key' : 'this scoped API key') : 'your rank';
+  return new AppError('FORBIDDEN', `${who} may not watch ${listRefused(p, refused)}; subscribe without ${refused.length > 1 ? 'them' : 'it'}`);
+}
+
+/**
+ * What is left of `view` for `p` now (after a rank or rights change): null when nothing changed;
+ * else the narrower view, what was dropped (`overview.<counter>` for single counters) and why.
+ * Rights that grew do not widen a view: the next subscribe gets them.
+ */
+export function narrowed(p: Principal | null, view: LiveView): { view: LiveView; dropped: string[]; reason: string } | null {
+  if (!p) return { view: { topics: [], overview: null }, dropped: [...view.topics], reason: 'you are no longer a member of this guild' };
+  const now = grant(p, view.topics);
+  const dropped = [...now.refused];
+  let overview = view.overview;
+  if (now.view.topics.includes('overview')) {
+    const had = view.overview ?? (Object.keys(overviewCounters) as OverviewCounter[]);
+    const may = now.view.overview ?? had;
+    const lost = had.filter((c) => !may.includes(c));
+    for (const c of lost) dropped.push(`overview.${c}`);
+    if (lost.length) overview = had.filter((c) => may.includes(c));
+  }
+  if (!dropped.length) return null;
+  return { view: { topics: now.view.topics, overview }, dropped, reason: `your rights changed: you may no longer watch ${listRefused(p, dropped)}` };
+}

@@ -1,0 +1,122 @@
+import t from 'tap';
+import WebSocket from 'ws';
+import { client, startTestServer } from '../helpers/server.ts';
+import { seedGuild, signIn, unscopedKey } from '../helpers/fixtures.ts';
+import { openBoard, wsWithCookie } from '../helpers/live.ts';
+import { createLiveClient, watchAlarm, type LiveStatus, type WatchFrame } from '../../client-sdk/live.ts';
+
+// While PostgreSQL does not answer (deps.dbHealth down), every open live.watch and me.alarm.watch
+// gets a `status` frame saying so, and another when it answers again; the boards then go on
+// without a gap. (The real outage, with PostgreSQL stopped, is the database tests' business.)
+const G = '567000000000000001';
+const server = await startTestServer(t);
+const api = client(server);
+await seedGuild(server.sql, G, [
+  { userId: 'u1', nickname: 'Ada', badge: '1', rank: 'crew' },
+  { userId: 'u2', nickname: 'Bo', badge: '2', rank: 'crew' },
+]);
+const key = await unscopedKey(server.sql, G);
+const health = server.deps.dbHealth;
+
+async function until(pred: () => boolean, what: string, ms = 3000) {
+  const start = Date.now();
+  while (!pred()) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+t.test('boards, raw wsLink subscribers and alarm watchers hear degraded and recovered; the board then goes on', async (t) => {
+  const board = openBoard(server.url, { apiKey: key, topics: ['onDuty', 'overview'] });
+  const c = createLiveClient({ url: server.url, apiKey: key, WebSocket });
+  const raw: { id: string; data: WatchFrame }[] = [];
+  c.trpc.live.watch.subscribe({ topics: ['units'] }, { onData: (d) => raw.push(d as { id: string; data: WatchFrame }) });
+  const session = await signIn(server, G, 'u2');
+  const alarm: LiveStatus[] = [];
+  const states: unknown[] = [];
+  const w = watchAlarm({ url: server.url, guildId: G, WebSocket: wsWithCookie(session.cookie), onState: (s) => states.push(s), onStatus: (s) => alarm.push(s) });
+  t.teardown(() => { board.close(); c.close(); w.close(); health.set(true); });
+  await board.until(() => board.state.stats.snapshots === 1);
+  await until(() => raw.length === 1 && states.length === 1, 'first frames');
+  t.equal(board.state.degraded, false);
+
+  health.set(false);
+  await board.until(() => board.statuses.length === 1);
+  t.match(board.statuses[0], { degraded: true, reason: /database does not answer/ });
+  t.equal(board.state.degraded, true);
+  await until(() => raw.length === 2 && alarm.length === 1, 'degraded on every subscription');
+  t.match(raw[1], { id: raw[0].id, data: { kind: 'status', degraded: true, seq: raw[0].data.seq } }, 'a data frame tracked with the current id, so the stock client resumes from it');
+  t.match(alarm[0], { degraded: true });
+
+  health.set(true);
+  await board.until(() => board.statuses.length === 2);
+  t.match(board.statuses[1], { degraded: false, reason: /answers again/ });
+  t.equal(board.state.degraded, false);
+  await until(() => raw.length === 3 && alarm.length === 2, 'recovered on every subscription');
+  t.match(raw[2].data, { kind: 'status', degraded: false });
+  t.match(alarm[1], { degraded: false });
+
+  await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
+  await board.until(() => 'u1' in board.state.topics.onDuty!);
+  t.equal(board.state.topics.overview!.onDuty, 1);
+  t.same(board.state.stats, { snapshots: 1, deltas: 1, duplicates: 0, gaps: 0 }, 'the same subscription goes on: no gap, no new snapshot');
+  t.same(board.frames.map((f) => f.kind), ['snapshot', 'delta'], 'status frames change no topic state');
+  await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });
+});
+
+t.test('a subscription that starts while degraded gets its snapshot, then the degraded status', async (t) => {
+  health.set(false);
+  t.teardown(() => health.set(true));
+  const c = createLiveClient({ url: server.url, apiKey: key, WebSocket });
+  t.teardown(c.close);
+  const got: { id: string; data: WatchFrame }[] = [];
+  c.trpc.live.watch.subscribe({ topics: ['onDuty'] }, { onData: (d) => got.push(d as { id: string; data: WatchFrame }) });
+  await until(() => got.length >= 2 || health.up, 'two frames');
+  if (!health.up) {
+    t.match(got.map((g) => g.data), [{ kind: 'snapshot' }, { kind: 'status', degraded: true }]);
+    t.equal(got[1].id, got[0].id, 'tracked at the snapshot\'s seq');
+  } else t.pass('the database monitor saw PostgreSQL answer first; nothing to check');
+});
+
+t.test('a board that reconnects while degraded hears it again; after recovery it resumes from where it was', async (t) => {
+  const sockets: WebSocket[] = [];
+  class Cuttable extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols);
+      sockets.push(this);
+    }
+  }
+  const board = openBoard(server.url, { apiKey: key, topics: ['onDuty'], WebSocket: Cuttable });
+  t.teardown(() => { board.close(); health.set(true); });
+  await board.until(() => board.state.stats.snapshots === 1);
+  health.set(false);
+  await board.until(() => board.state.degraded);
+  sockets[0].terminate();
+  await until(() => sockets.length === 2, 'reconnected');
+  await board.until(() => board.statuses.length >= 3 || health.up); // reset on reconnect, then degraded again
+  if (!health.up) t.match(board.statuses.map((s) => s.degraded), [true, false, true], 'degraded again after the reconnect');
+  health.set(true);
+  await board.until(() => !board.state.degraded);
+  await api('POST', '/admin/clock-in', { key, body: { badge: 2 } });
+  await board.until(() => 'u2' in board.state.topics.onDuty!);
+  t.equal(board.state.stats.snapshots, 1, 'resumed, no second snapshot');
+  t.equal(board.state.stats.gaps, 0);
+  await api('POST', '/admin/clock-out', { key, body: { badge: 2 } });
+});
+
+t.test('without the uWS socket (stock adapters) the same status frames are yielded', async (t) => {
+  const { createCallerFactory } = await import('../../server/trpc/init.ts');
+  const { appRouter } = await import('../../server/trpc/app-router.ts');
+  const { createContext } = await import('../../server/trpc/context.ts');
+  const ctx = await createContext(server.deps, { authorization: `Bearer ${key}` }, { crossSite: false, jsonBody: true });
+  const abort = new AbortController();
+  const caller = createCallerFactory(appRouter)(ctx, { signal: abort.signal });
+  const it = ((await caller.live.watch({ topics: ['onDuty'] })) as AsyncIterable<any>)[Symbol.asyncIterator]();
+  const [id] = (await it.next()).value;
+  health.set(false);
+  t.match((await it.next()).value, [id, { kind: 'status', degraded: true }]);
+  health.set(true);
+  t.match((await it.next()).value, [id, { kind: 'status', degraded: false }]);
+  abort.abort();
+  t.same(await it.next(), { done: true, value: undefined });
+});
