@@ -35,7 +35,7 @@ export function openApiDocument(model: DocRoute[], serverUrl: string, cookieName
     info: {
       title: 'Dispatch Terminal API',
       version: '1.0.0',
-      description: 'Dispatch and staff backend for role-play emergency services, one instance per Discord guild. Every error body is exactly {"error": "..."}. Generated from the server\'s procedures.',
+      description: 'Dispatch and staff backend for role-play emergency services, one instance per Discord guild. Every error body is exactly {"error": "..."}. Every GET route also answers HEAD: the same status and headers, without the body. Generated from the server\'s procedures.',
     },
     servers: [{ url: serverUrl }],
     tags: byTag(model).map(([name]) => ({ name })),

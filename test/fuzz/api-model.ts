@@ -99,6 +99,20 @@ export function stringSlots(op: Operation): Slot[] {
   return out;
 }
 
+/** Every place a value can go: parameters, and every field of the body at any depth (through unions and arrays). */
+export function fieldSlots(op: Operation): Slot[] {
+  const out: Slot[] = op.params.map((p) => ({ in: p.in, name: p.name, at: [], schema: p.schema }));
+  const walk = (schema: JsonSchema, at: (string | number)[]) => {
+    if (at.length) out.push({ in: 'body', name: at.join('.'), at, schema });
+    for (const branch of [schema, ...(schema.anyOf ?? schema.oneOf ?? [])]) {
+      if (branch.properties) for (const [k, v] of Object.entries<JsonSchema>(branch.properties)) walk(v, [...at, k]);
+      if (branch.items) walk(branch.items, [...at, 0]);
+    }
+  };
+  if (op.body) walk(op.body, []);
+  return out;
+}
+
 /** The parts of a valid request for `op` in `world`: path values, required query values, and a body of the required fields. */
 export interface Parts { path: Record<string, unknown>; query: Record<string, unknown>; body: unknown }
 
@@ -114,25 +128,21 @@ export function validParts(op: Operation, world: World): Parts {
   return { path, query, body };
 }
 
-/** `parts` with `value` at `slot` (containers on the way are made as needed). */
+/** `parts` with `value` at `slot`: containers on the way are copied (or made), the rest is shared. */
 export function withValue(parts: Parts, slot: Slot, value: unknown): Parts {
-  const next: Parts = { path: { ...parts.path }, query: { ...parts.query }, body: structuredClone(parts.body) };
-  if (slot.in === 'path') next.path[slot.name] = value;
-  else if (slot.in === 'query') next.query[slot.name] = value;
-  else {
-    if (next.body === null || typeof next.body !== 'object') next.body = {};
-    let node = next.body as Record<string | number, unknown>;
-    slot.at.forEach((key, i) => {
-      if (i === slot.at.length - 1) node[key] = value;
-      else {
-        const wantArray = typeof slot.at[i + 1] === 'number';
-        const child = node[key];
-        if (child === null || typeof child !== 'object' || Array.isArray(child) !== wantArray) node[key] = wantArray ? [] : {};
-        node = node[key] as Record<string | number, unknown>;
-      }
-    });
-  }
-  return next;
+  if (slot.in === 'path') return { ...parts, path: { ...parts.path, [slot.name]: value } };
+  if (slot.in === 'query') return { ...parts, query: { ...parts.query, [slot.name]: value } };
+  const copy = (node: unknown, wantArray: boolean): Record<string | number, unknown> => {
+    if (node === null || typeof node !== 'object' || Array.isArray(node) !== wantArray) return (wantArray ? [] : {}) as Record<string | number, unknown>;
+    return (Array.isArray(node) ? [...node] : { ...node }) as Record<string | number, unknown>;
+  };
+  const root = copy(parts.body, false);
+  let node = root;
+  slot.at.forEach((key, i) => {
+    if (i === slot.at.length - 1) node[key] = value;
+    else node = node[key] = copy(node[key], typeof slot.at[i + 1] === 'number');
+  });
+  return { ...parts, body: root };
 }
 
 /**
