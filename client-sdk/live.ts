@@ -37,7 +37,12 @@ export interface LiveStatus { degraded: boolean; reason: string }
 export interface LiveBoardOptions extends LiveOptions {
   topics: Topic[];
   onChange?: (state: LiveState, frame: LiveFrame) => void;
-  /** The server lost (`degraded: true`) or regained its database; also `degraded: false` on a reconnect while degraded (the server says again if it still is). */
+  /**
+   * The server lost (`degraded: true`) or regained its database; also `degraded: true` when a
+   * (re)subscribe is refused with 503 for want of it (the board then tries again after the
+   * server's Retry-After), and `degraded: false` on a reconnect or a subscribe that is taken again
+   * (the server says at once if it still is degraded).
+   */
   onStatus?: (status: LiveStatus, state: LiveState) => void;
   /** The server stopped sending `dropped` (its rank or rights changed); the state no longer holds them, `state.watching` is what is left. */
   onDropped?: (drop: { dropped: string[]; topics: Topic[]; reason: string }, state: LiveState) => void;
@@ -64,6 +69,16 @@ export function jitteredBackoff(attempt: number): number {
 
 function wsUrl(url: string): string {
   return `${url.replace(/^http/, 'ws').replace(/\/$/, '')}/trpc`;
+}
+
+/**
+ * A subscribe the server refused for want of its database (503: it answers again within a
+ * second or so): when to try again, in ms, else null.
+ */
+function retryAfterMs(err: unknown, attempt: number): number | null {
+  const data = (err as { data?: { httpStatus?: number; retryAfterS?: number } } | null)?.data;
+  if (data?.httpStatus !== 503) return null;
+  return Math.max((data.retryAfterS ?? 1) * 1000, jitteredBackoff(Math.min(attempt, 4)));
 }
 
 export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }) {
@@ -96,11 +111,34 @@ export function createLiveBoard(opts: LiveBoardOptions) {
     },
   });
   let sub: { unsubscribe(): void } | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let refusedFor503 = 0;
+
+  function setDegraded(degraded: boolean, reason: string) {
+    if (state.degraded === degraded) return;
+    state.degraded = degraded;
+    opts.onStatus?.({ degraded, reason }, state);
+  }
 
   function subscribe() {
     sub = client.trpc.live.watch.subscribe({ topics: state.watching, lastEventId: state.lastEventId }, {
+      onStarted: () => {
+        // Refused for want of the database before: the server takes subscribes again (and says so if it is still degraded).
+        if (refusedFor503) setDegraded(false, 'subscribed again');
+        refusedFor503 = 0;
+      },
       onData: ({ id, data }) => receive(id, data as WatchFrame),
-      onError: (err) => opts.onError?.(err),
+      onError: (err) => {
+        const wait = retryAfterMs(err, refusedFor503);
+        if (wait === null) return opts.onError?.(err);
+        // The server's database does not answer: the board is degraded until it subscribes again.
+        refusedFor503++;
+        setDegraded(true, (err as Error).message);
+        retry = setTimeout(() => {
+          retry = null;
+          subscribe();
+        }, wait);
+      },
     });
   }
 
@@ -160,6 +198,7 @@ export function createLiveBoard(opts: LiveBoardOptions) {
   return {
     state,
     close() {
+      if (retry) clearTimeout(retry);
       sub?.unsubscribe();
       client.close();
     },
@@ -176,9 +215,33 @@ export function watchAlarm(opts: LiveOptions & {
   onError?: (err: unknown) => void;
 }) {
   const client = createLiveClient(opts);
-  const sub = client.trpc.me.alarm.watch.subscribe(undefined, {
-    onData: ({ data }) => ('kind' in data ? opts.onStatus?.({ degraded: data.degraded, reason: data.reason }) : opts.onState(data)),
-    onError: (err) => opts.onError?.(err),
-  });
-  return { close: () => { sub.unsubscribe(); client.close(); } };
+  let sub: { unsubscribe(): void } | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let refusedFor503 = 0;
+  function subscribe() {
+    sub = client.trpc.me.alarm.watch.subscribe(undefined, {
+      onStarted: () => {
+        if (refusedFor503) opts.onStatus?.({ degraded: false, reason: 'subscribed again' });
+        refusedFor503 = 0;
+      },
+      onData: ({ data }) => ('kind' in data ? opts.onStatus?.({ degraded: data.degraded, reason: data.reason }) : opts.onState(data)),
+      onError: (err) => {
+        const wait = retryAfterMs(err, refusedFor503);
+        if (wait === null) return opts.onError?.(err);
+        if (!refusedFor503++) opts.onStatus?.({ degraded: true, reason: (err as Error).message });
+        retry = setTimeout(() => {
+          retry = null;
+          subscribe();
+        }, wait);
+      },
+    });
+  }
+  subscribe();
+  return {
+    close: () => {
+      if (retry) clearTimeout(retry);
+      sub?.unsubscribe();
+      client.close();
+    },
+  };
 }

@@ -19,12 +19,12 @@ interface SocketData {
   wantsParams: boolean;
   open: boolean;
   ctx: Promise<Context> | null;
-  /** What `ctx` was made from, to make it again when the member's rights change. */
+  /** What `ctx` was made from, to make it again (a session whose rights changed; a database that did not answer). */
   credentials?: Credentials;
   principalKey?: string;
   /** The guild of a session principal (whose rights can change while the socket is open). */
   sessionGuild?: string;
-  /** The member's rights changed since `ctx` was made: make it again before the next call. */
+  /** `ctx` may be out of date (the member's rights changed, the database did not answer): make it again before the next call. */
   stale?: boolean;
   subs: Map<string, AbortController>;
   window: { start: number; count: number };
@@ -89,11 +89,13 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     }
   }
 
-  function currentContext(d: SocketData): Promise<Context> | null {
+  /** The socket's context, authenticated again first when it is stale (rights changed, or the database did not answer). */
+  function currentContext(ws: Socket): Promise<Context> | null {
+    const d = ws.getUserData();
     if (d.stale && d.credentials && d.ctx) {
       d.stale = false;
       const before = d.ctx;
-      d.ctx = createContext(deps, d.credentials, { crossSite: false, jsonBody: true }).catch((err) => {
+      d.ctx = authenticate(ws, d.credentials).catch((err) => {
         deps.log.warn('socket rights refresh failed; keeping the previous ones', { error: String(err) });
         return before;
       });
@@ -121,13 +123,34 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     return p.kind === 'key' ? `k:${p.keyHash}` : `s:${p.sessionHash}`;
   }
 
-  async function connect(ws: Socket, params: Record<string, string | undefined> | null): Promise<Context> {
+  function connect(ws: Socket, params: Record<string, string | undefined> | null): Promise<Context> {
+    return authenticate(ws, { cookie: ws.getUserData().cookie, authorization: params?.authorization, guildHeader: params?.guildId });
+  }
+
+  /**
+   * The socket's context for these credentials. The first principal it proves is the socket's for
+   * good (counted against the sockets per credential). A session's credentials are kept to
+   * authenticate again when its rights change; any credentials are kept, and tried again at the
+   * next call, when the database did not answer (a socket opened during an outage must not stay
+   * refused after it).
+   */
+  async function authenticate(ws: Socket, credentials: Credentials): Promise<Context> {
     const d = ws.getUserData();
-    d.credentials = { cookie: d.cookie, authorization: params?.authorization, guildHeader: params?.guildId };
     // Origin was checked at the upgrade; frames are JSON
-    const ctx = await createContext(deps, d.credentials, { crossSite: false, jsonBody: true });
+    const ctx = await createContext(deps, credentials, { crossSite: false, jsonBody: true });
     const p = ctx.auth.principal;
-    if (p && d.open) {
+    if (!p) {
+      if (ctx.auth.failure?.code === 'SERVICE_UNAVAILABLE') {
+        d.credentials = credentials;
+        d.stale = true;
+      }
+      return ctx;
+    }
+    if (p.kind === 'session') {
+      d.sessionGuild = p.guildId;
+      d.credentials = credentials;
+    }
+    if (d.open && !d.principalKey) {
       const key = principalKey(p);
       const set = byPrincipal.get(key) ?? new Set();
       if (set.size >= limits.wsSocketsPerPrincipal) closeWith(ws, 1008, `too many sockets for this credential (max ${limits.wsSocketsPerPrincipal})`);
@@ -135,7 +158,6 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
         set.add(ws);
         byPrincipal.set(key, set);
         d.principalKey = key;
-        if (p.kind === 'session') d.sessionGuild = p.guildId;
       }
     }
     return ctx;
@@ -192,7 +214,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     let ctx: Context | undefined;
     let counted: string | undefined;
     try {
-      const connCtx = await (currentContext(d) ?? Promise.reject(new TRPCError({ code: 'UNAUTHORIZED', message: 'connectionParams expected first' })));
+      const connCtx = await (currentContext(ws) ?? Promise.reject(new TRPCError({ code: 'UNAUTHORIZED', message: 'connectionParams expected first' })));
       ctx = connCtx;
       if (!d.open || abort.signal.aborted) return;
       if (type === 'subscription' && d.principalKey) {

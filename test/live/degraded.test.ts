@@ -40,21 +40,22 @@ t.test('boards, raw wsLink subscribers and alarm watchers hear degraded and reco
   await until(() => raw.length === 1 && states.length === 1, 'first frames');
   t.equal(board.state.degraded, false);
 
+  // (The server's database monitor may find PostgreSQL answering and set it up again before we do.)
   health.set(false);
-  await board.until(() => board.statuses.length === 1);
+  await board.until(() => board.statuses.length >= 1);
   t.match(board.statuses[0], { degraded: true, reason: /database does not answer/ });
-  t.equal(board.state.degraded, true);
-  await until(() => raw.length === 2 && alarm.length === 1, 'degraded on every subscription');
+  await until(() => raw.length >= 2 && alarm.length >= 1, 'degraded on every subscription');
   t.match(raw[1], { id: raw[0].id, data: { kind: 'status', degraded: true, seq: raw[0].data.seq } }, 'a data frame tracked with the current id, so the stock client resumes from it');
   t.match(alarm[0], { degraded: true });
 
   health.set(true);
-  await board.until(() => board.statuses.length === 2);
+  await board.until(() => board.statuses.length >= 2);
   t.match(board.statuses[1], { degraded: false, reason: /answers again/ });
   t.equal(board.state.degraded, false);
-  await until(() => raw.length === 3 && alarm.length === 2, 'recovered on every subscription');
+  await until(() => raw.length >= 3 && alarm.length >= 2, 'recovered on every subscription');
   t.match(raw[2].data, { kind: 'status', degraded: false });
   t.match(alarm[1], { degraded: false });
+  t.equal(board.statuses.length, 2, 'one status frame per change');
 
   await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
   await board.until(() => 'u1' in board.state.topics.onDuty!);
@@ -64,18 +65,23 @@ t.test('boards, raw wsLink subscribers and alarm watchers hear degraded and reco
   await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });
 });
 
-t.test('a subscription that starts while degraded gets its snapshot, then the degraded status', async (t) => {
-  health.set(false);
-  t.teardown(() => health.set(true));
+// The next two drive the fan-out's database state directly: the server's monitor would set a
+// database that answers up again at once, and a subscribe while it is down is refused (503).
+const fanout = server.deps.fanout!;
+
+t.test('a subscription that attaches while degraded gets its snapshot, then the degraded status', async (t) => {
+  fanout.setDatabaseUp(false);
+  t.teardown(() => fanout.setDatabaseUp(true));
   const c = createLiveClient({ url: server.url, apiKey: key, WebSocket });
   t.teardown(c.close);
   const got: { id: string; data: WatchFrame }[] = [];
   c.trpc.live.watch.subscribe({ topics: ['onDuty'] }, { onData: (d) => got.push(d as { id: string; data: WatchFrame }) });
-  await until(() => got.length >= 2 || health.up, 'two frames');
-  if (!health.up) {
-    t.match(got.map((g) => g.data), [{ kind: 'snapshot' }, { kind: 'status', degraded: true }]);
-    t.equal(got[1].id, got[0].id, 'tracked at the snapshot\'s seq');
-  } else t.pass('the database monitor saw PostgreSQL answer first; nothing to check');
+  await until(() => got.length >= 2, 'two frames');
+  t.match(got.map((g) => g.data), [{ kind: 'snapshot' }, { kind: 'status', degraded: true }]);
+  t.equal(got[1].id, got[0].id, 'tracked at the snapshot\'s seq');
+  fanout.setDatabaseUp(true);
+  await until(() => got.length >= 3, 'recovered');
+  t.match(got[2].data, { kind: 'status', degraded: false });
 });
 
 t.test('a board that reconnects while degraded hears it again; after recovery it resumes from where it was', async (t) => {
@@ -87,15 +93,15 @@ t.test('a board that reconnects while degraded hears it again; after recovery it
     }
   }
   const board = openBoard(server.url, { apiKey: key, topics: ['onDuty'], WebSocket: Cuttable });
-  t.teardown(() => { board.close(); health.set(true); });
+  t.teardown(() => { board.close(); fanout.setDatabaseUp(true); });
   await board.until(() => board.state.stats.snapshots === 1);
-  health.set(false);
+  fanout.setDatabaseUp(false);
   await board.until(() => board.state.degraded);
   sockets[0].terminate();
-  await until(() => sockets.length === 2, 'reconnected');
-  await board.until(() => board.statuses.length >= 3 || health.up); // reset on reconnect, then degraded again
-  if (!health.up) t.match(board.statuses.map((s) => s.degraded), [true, false, true], 'degraded again after the reconnect');
-  health.set(true);
+  await board.until(() => board.statuses.length >= 3);
+  t.same(board.statuses.map((s) => s.degraded), [true, false, true], 'reset on the reconnect, then degraded again from the server');
+  t.equal(sockets.length, 2);
+  fanout.setDatabaseUp(true);
   await board.until(() => !board.state.degraded);
   await api('POST', '/admin/clock-in', { key, body: { badge: 2 } });
   await board.until(() => 'u2' in board.state.topics.onDuty!);

@@ -38,66 +38,83 @@ function droppedFrame(hub: GuildHub, dropped: string[], topics: readonly Topic[]
  */
 export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: string | null | undefined, signal: AbortSignal | undefined) {
   const { deps, principal: p } = ctx;
-  const rights = p.kind === 'session' ? sessionRights(deps) : null;
-  const since = rights?.generation(p.guildId) ?? 0;
+  const since = p.kind === 'session' ? sessionRights(deps).generation(p.guildId) : 0;
   const granted = grant(p, topics);
   if (granted.refused.length && (!parseTrackedId(lastEventId) || !granted.view.topics.length)) throw refusal(p, granted.refused);
   const hub = await deps.hub.guild(ctx.guildId);
   await prepareResume(hub, lastEventId);
-  let view: LiveView = granted.view;
-  const refusedNow = granted.refused.length ? droppedFrame(hub, granted.refused, view.topics, refusal(p, granted.refused).message) : null;
-  /** Applies a rights change: null when nothing is left to watch (the frame is sent, then the error). */
-  const onRights = (next: SessionPrincipal | null, narrow: (view: LiveView, frame: DroppedFrame) => void, end: (frame: DroppedFrame, err: AppError) => void) => {
-    const change = narrowed(next, view);
-    if (!change) return;
-    view = change.view;
-    const frame = droppedFrame(hub, change.dropped, view.topics, change.reason);
-    if (view.topics.length) narrow(view, frame);
-    else end(frame, new AppError('FORBIDDEN', change.reason));
-  };
-
-  const fanout = deps.fanout;
-  const sock = ctx.ws;
-  if (sock && fanout) {
-    let detach = fanout.attach(hub, sock, view, lastEventId);
+  const refusedNow = granted.refused.length ? droppedFrame(hub, granted.refused, granted.view.topics, refusal(p, granted.refused).message) : null;
+  const onSocket = ctx.ws && deps.fanout ? { sock: ctx.ws, fanout: deps.fanout } : null;
+  if (onSocket) {
+    const { sock, fanout } = onSocket;
+    const detach = fanout.attach(hub, sock, granted.view, lastEventId);
     if (refusedNow) fanout.sendTo(hub, sock, refusedNow);
-    let revoke: (err: AppError) => void = () => {};
-    const revoked = new Promise<AppError>((resolve) => (revoke = resolve));
-    const unwatch = rights?.watch(p as SessionPrincipal, since, (next) => onRights(next,
-      (v, frame) => (detach = fanout.narrow(hub, sock, detach, v, frame)),
-      (frame, err) => {
-        detach();
-        fanout.sendTo(hub, sock, frame);
-        revoke(err);
-      })) ?? (() => {});
+    if (p.kind === 'session') return yield* followRights(deps, p, since, hub, granted.view, detach, signal, {
+      narrow: (d, view, frame) => fanout.narrow(hub, sock, d, view, frame),
+      end: (frame) => fanout.sendTo(hub, sock, frame),
+    });
+    // An API key's rights never change: nothing to follow but the end of the subscription.
     try {
-      const err = await Promise.race([aborted(signal), revoked]);
-      if (err) throw err;
+      await aborted(signal);
     } finally {
-      unwatch();
       detach();
     }
     return;
   }
 
-  const w = portableWatch(hub, view, lastEventId);
+  const w = portableWatch(hub, granted.view, lastEventId);
   if (refusedNow) w.push(refusedNow);
   if (!deps.dbHealth.up) w.push(statusFrame(hub.head, false));
   const offHealth = deps.dbHealth.onChange((up) => w.push(statusFrame(hub.head, up)));
-  const unwatch = rights?.watch(p as SessionPrincipal, since, (next) => onRights(next,
-    (v, frame) => {
-      w.narrow(v);
-      w.push(frame);
-    },
-    (frame, err) => {
-      w.push(frame);
-      w.fail(err);
-    })) ?? (() => {});
+  let view = granted.view;
+  const unwatch = p.kind === 'session' ? sessionRights(deps).watch(p, since, (next) => {
+    const change = narrowed(next, view);
+    if (!change) return;
+    view = change.view;
+    w.narrow(view);
+    w.push(droppedFrame(hub, change.dropped, view.topics, change.reason));
+    if (!view.topics.length) w.fail(new AppError('FORBIDDEN', change.reason));
+  }) : () => {};
   try {
     yield* w.frames(signal);
   } finally {
     offHealth();
     unwatch();
+  }
+}
+
+/**
+ * A session's subscription on the socket until it ends: each change of the member's rights that
+ * takes something away moves it to what is left (`narrow`, with the dropped frame), or, when
+ * nothing is, sends the dropped frame (`end`) and ends it with FORBIDDEN.
+ */
+async function* followRights(
+  deps: Deps, p: SessionPrincipal, since: number, hub: GuildHub, initial: LiveView, attached: () => void, signal: AbortSignal | undefined,
+  to: { narrow(detach: () => void, view: LiveView, frame: DroppedFrame): () => void; end(frame: DroppedFrame): void },
+): AsyncGenerator<never, void> {
+  let view = initial;
+  let detach = attached;
+  let revoke: (err: AppError) => void = () => {};
+  const revoked = new Promise<AppError>((resolve) => (revoke = resolve));
+  const unwatch = sessionRights(deps).watch(p, since, (next) => {
+    const change = narrowed(next, view);
+    if (!change) return;
+    view = change.view;
+    const frame = droppedFrame(hub, change.dropped, view.topics, change.reason);
+    if (view.topics.length) {
+      detach = to.narrow(detach, view, frame);
+      return;
+    }
+    detach();
+    to.end(frame);
+    revoke(new AppError('FORBIDDEN', change.reason));
+  });
+  try {
+    const err = await Promise.race([aborted(signal), revoked]);
+    if (err) throw err;
+  } finally {
+    unwatch();
+    detach();
   }
 }
 
