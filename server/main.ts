@@ -12,7 +12,7 @@ import { createApp, listen } from './transport/app.ts';
 import type { WebSocketEndpoint } from './transport/ws.ts';
 import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
 import type { Sql } from './store/db.ts';
-import { createDatabaseHealth } from './store/health.ts';
+import { createDatabaseHealth, monitorDatabase } from './store/health.ts';
 
 export interface RunningServer {
   url: string;
@@ -40,16 +40,24 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const log = opts.log ?? createLog(config.logLevel);
   const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log, 10, { exclusive: true });
   const bus = opts.bus ?? (config.redisUrl ? await createRedisBus(config.redisUrl, log) : createMemoryBus());
+  const dbHealth = createDatabaseHealth();
   const deps: Deps = {
-    config, log, sql: db.sql, dbHealth: createDatabaseHealth(), bus,
+    config, log, sql: db.sql, dbHealth, bus,
     auth: createAuthenticator(db.sql, bus, sessionCookieName(config.secureCookies)),
     guilds: createGuildDirectory(db.sql, bus),
     panel: opts.panel ?? createPanelRefresher(log),
     hub: createHub(db.sql, bus, log, { ...defaultHubOptions, ...opts.hub }),
   };
+  const monitor = monitorDatabase(db.sql, dbHealth, log);
+  // Back from an outage: every loaded guild catches up from the event log at once (commits whose
+  // answer or bus message was lost), not at the next periodic position check.
+  dbHealth.onChange((up) => {
+    if (up) deps.hub.checkPositions().catch((err) => log.warn('catch-up after the database came back failed', { error: String(err) }));
+  });
   const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
   /** What the server opened before it listens, closed in reverse: on shutdown, or when it cannot listen. */
   const closeBehind = async () => {
+    await monitor.stop();
     deps.hub.close();
     await bus.close();
     await db.close();

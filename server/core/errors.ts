@@ -11,6 +11,8 @@ export const statusByCode = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
+  /** PostgreSQL cannot be reached (down, restarting, connections lost): retry after `retryAfterS`. */
+  SERVICE_UNAVAILABLE: 503,
   // tRPC's own codes that can reach a client
   PARSE_ERROR: 400,
   METHOD_NOT_SUPPORTED: 405,

@@ -91,6 +91,8 @@ export function buildModel(routes: RestRoute[]): DocRoute[] {
     if (hasBody) statuses.push({ status: 413, meaning: 'Body larger than 1 MiB.' });
     if (route.method !== 'GET') statuses.push({ status: 415, meaning: 'Body (or, with a session, the request) not sent as application/json.' });
     if (meta.errors?.[429]) statuses.push({ status: 429, meaning: meta.errors[429] });
+    const unavailable = meta.errors?.[503] ?? (meta.access !== 'none' ? 'Database unavailable (PostgreSQL down or restarting); retry after Retry-After seconds.' : null);
+    if (unavailable) statuses.push({ status: 503, meaning: unavailable });
     return {
       id: route.procedurePath,
       method: route.method,

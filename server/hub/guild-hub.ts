@@ -33,6 +33,8 @@ export class GuildHub {
   private readonly listeners = new Set<(s: HubSignal) => void>();
   private repairing: Promise<void> | null = null;
   private repairTimer: NodeJS.Timeout | null = null;
+  /** The history changed (new epoch) and the reload has not succeeded yet. */
+  private needsReload = false;
 
   constructor(readonly guildId: string, private readonly sql: Sql, private readonly log: Log, private readonly opts: GuildHubOptions) {
     this.ready = this.reload();
@@ -56,7 +58,7 @@ export class GuildHub {
   receive(ev: GuildEvent): void {
     if (this.loaded && ev.epoch !== this.epoch) {
       this.log.warn('event stream epoch changed; reloading guild', { guildId: this.guildId });
-      void this.reset();
+      void this.reset().catch((err) => this.log.warn('reloading the guild failed; the position check retries', { guildId: this.guildId, error: String(err) }));
       return;
     }
     if (ev.seq <= this.head && this.loaded) return;
@@ -66,7 +68,8 @@ export class GuildHub {
 
   /** Brings the state up to the log's head (after a Redis reconnect, or when a client is ahead of us). */
   catchUp(): Promise<void> {
-    this.repairing ??= this.readLog().finally(() => {
+    // A reload that failed (database down) is tried again by the next catch-up, never left half done.
+    this.repairing ??= (this.needsReload ? this.reset() : this.readLog()).finally(() => {
       this.repairing = null;
     });
     return this.repairing;
@@ -84,9 +87,11 @@ export class GuildHub {
   }
 
   private async reset(): Promise<void> {
+    this.needsReload = true;
     this.loaded = false;
     this.pending.clear();
     await this.reload();
+    this.needsReload = false;
     for (const fn of this.listeners) fn({ kind: 'reset' });
   }
 
@@ -101,7 +106,7 @@ export class GuildHub {
       // Commits on different connections can finish out of order; give the missing ones a moment.
       this.repairTimer = setTimeout(() => {
         this.repairTimer = null;
-        if (this.pending.size > 0) void this.catchUp();
+        if (this.pending.size > 0) void this.catchUp().catch((err) => this.log.warn('gap repair failed; the position check retries', { guildId: this.guildId, error: String(err) }));
       }, this.opts.gapGraceMs);
       this.repairTimer.unref();
     }

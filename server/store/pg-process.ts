@@ -14,6 +14,10 @@ export interface Postmaster {
   pid: number;
   /** Fast shutdown (SIGINT); resolves once the postmaster has exited. Safe to call twice. */
   stop(): Promise<void>;
+  /** Resolves when the postmaster has exited, stopped or not: `unexpected` unless `stop()` asked for it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; unexpected: boolean }>;
+  /** Lets it run on without this process (another process took it over): not stopped at exit, not waited for. */
+  disown(): void;
 }
 
 /** Postmasters this process started and has not stopped: a safety net on exit (see below). */
@@ -52,17 +56,22 @@ export async function initCluster(o: ClusterProcessOptions & { password: string 
  * FATAL line when it exits first (a taken port, a bad directory) or cannot be run at all.
  */
 export async function startPostmaster(o: ClusterProcessOptions & { port: number; flags: string[]; log: Log }): Promise<Postmaster> {
-  const child = spawnAs(binaryPath(o.binaries, 'postgres'), ['-D', o.dir, '-p', String(o.port), ...o.flags], o.runAs, messagesLocale());
+  // Its own process group: a Ctrl-C in the terminal reaches the server, which stops PostgreSQL
+  // itself; a postmaster that exits without being asked is then always a fault, and restarted.
+  const child = spawnAs(binaryPath(o.binaries, 'postgres'), ['-D', o.dir, '-p', String(o.port), ...o.flags], o.runAs, messagesLocale(), true);
   const output = collect(child, (line) => o.log.debug('postgres', { line }));
   running.add(child);
   const exited = exitOf(child);
   let ready = false;
-  void exited.then(({ code, signal }) => {
-    if (!running.delete(child) || !ready) return; // stopped by us, or failedStart reports it
-    // Exit 0 without stop(): a Ctrl-C in the terminal reached PostgreSQL too (same process group).
-    if (code === 0) o.log.debug('the embedded PostgreSQL exited', { code });
-    else o.log.warn('the embedded PostgreSQL exited', { code, signal, reason: reason(output()) });
-  }, () => running.delete(child));
+  let stopped = false;
+  const ended = exited.then(({ code, signal }) => {
+    running.delete(child);
+    if (!stopped && ready) o.log.warn('the embedded PostgreSQL exited', { code, signal, reason: reason(output()) });
+    return { code, signal, unexpected: !stopped };
+  }, () => {
+    running.delete(child);
+    return { code: null, signal: null, unexpected: !stopped };
+  });
   const failedStart = exited.then(({ code, signal }) => {
     if (!ready) throw new EmbeddedPostgresError(`PostgreSQL did not start on port ${o.port} (exit ${code ?? signal}): ${reason(output())}`);
   });
@@ -73,10 +82,19 @@ export async function startPostmaster(o: ClusterProcessOptions & { port: number;
   }
   return {
     pid: child.pid!,
+    exited: ended,
     async stop() {
+      stopped = true;
       running.delete(child);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
-      await exited;
+      await ended;
+    },
+    disown() {
+      stopped = true;
+      running.delete(child);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.unref();
     },
   };
 }
@@ -101,8 +119,8 @@ export function readPostmasterLines(dir: string): string[] | null {
  * surfaces as the child's 'error' event, which `exitOf` turns into a rejection: never an
  * unhandled 'error' that takes the process down.
  */
-function spawnAs(program: string, args: string[], runAs: RunAs | null, locale: string): ChildProcess {
-  return spawn(program, args, { ...spawnIdentity(runAs), env: { ...process.env, LC_MESSAGES: locale }, stdio: ['ignore', 'pipe', 'pipe'] });
+function spawnAs(program: string, args: string[], runAs: RunAs | null, locale: string, detached = false): ChildProcess {
+  return spawn(program, args, { ...spawnIdentity(runAs), env: { ...process.env, LC_MESSAGES: locale }, stdio: ['ignore', 'pipe', 'pipe'], detached });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive } from './pid.ts';
 
@@ -16,7 +16,9 @@ const recordFile = (dataDir: string) => join(dataDir, 'server.json');
 export function recordRunningServer(dataDir: string, publicUrl: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const record: RunningServerRecord = { pid: process.pid, publicUrl };
-  writeFileSync(recordFile(dataDir), JSON.stringify(record), { mode: 0o600 });
+  const temp = `${recordFile(dataDir)}.${process.pid}.tmp`; // written whole, then renamed: the CLI never reads half a file
+  writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
+  renameSync(temp, recordFile(dataDir));
   return () => {
     if (readRecord(dataDir)?.pid === process.pid) rmSync(recordFile(dataDir), { force: true });
   };

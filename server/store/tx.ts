@@ -4,6 +4,7 @@ import type { Bus } from '../hub/bus.ts';
 import { eventColumns, eventOf, outboxCtes } from './outbox.ts';
 import { statement } from './statement.ts';
 import { reserveWarm } from './warm.ts';
+import { isConnectionFailure } from './faults.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
 
 /** Who did it, for the audit log. */
@@ -27,15 +28,19 @@ export interface Tx {
  * Round trips are pipelined on one reserved connection: BEGIN travels with the first statement,
  * and COMMIT with the outbox statement, so the stream lock is held for the commit itself and no
  * extra round trip.
+ *
+ * Connection loss: the caller gets the failure (a CONNECTION_CLOSED or similar, which the doors
+ * answer with 503), never a success for a transaction whose COMMIT did not come back. Nothing else
+ * is sent on a lost connection, and it is not handed back to the pool (reserved.ts).
  */
 export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const ops = new Map<Topic, Op[]>();
   const audits: { kind: string; id: string; action: string; data: object }[] = [];
-  const { conn, release } = await reserveWarm(sql);
-  let open = false;
+  const reserved = await reserveWarm(sql, 'begin');
+  const conn = reserved.sql;
+  let open = true;
+  let failure: unknown;
   try {
-    const begin = conn`begin`.execute();
-    open = true;
     const tx: Tx = {
       sql: conn,
       guildId,
@@ -49,7 +54,7 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
       },
     };
     const value = await fn(tx);
-    await begin;
+    await reserved.first;
     let committed: GuildEvent | null = null;
     if (ops.size > 0 || audits.length > 0) {
       const outbox = writeOutbox(conn, guildId, ops, audits);
@@ -65,10 +70,12 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
     if (committed) bus.publish([committed]);
     return value;
   } catch (err) {
-    if (open) await conn`rollback`.catch(() => {});
+    failure = err;
+    // A lost connection rolled back on its own (PostgreSQL ends the transaction with the session).
+    if (open && !reserved.lost && !isConnectionFailure(err)) await conn`rollback`.catch(() => {});
     throw err;
   } finally {
-    release();
+    reserved.release(failure);
   }
 }
 

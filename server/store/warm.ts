@@ -1,5 +1,5 @@
-import type postgres from 'postgres';
 import type { Db, Sql } from './db.ts';
+import { reserveGuarded, type Reserved } from './reserved.ts';
 
 /**
  * The warm connection: one extra PostgreSQL connection that the hot writes (fixed statements and
@@ -23,13 +23,9 @@ interface Warm {
 
 const warmOf = new WeakMap<Db, Warm>();
 
-/** Attaches `warm` (a pool of one connection) to `pool`; `pool.end()` ends both. */
+/** Attaches `warm` (a pool of one connection) to `pool` (db.ts ends and renews both together). */
 export function attachWarm(pool: Sql, warm: Sql): void {
   warmOf.set(pool, { sql: warm, taken: false });
-  const endPool = pool.end.bind(pool);
-  pool.end = async (options) => {
-    await Promise.all([endPool(options), warm.end(options)]);
-  };
 }
 
 /** The warm connection of `db`, now taken by the caller; null when `db` has none or it is in use. */
@@ -51,22 +47,21 @@ export async function onWarm<T>(db: Db, fn: (db: Db) => Promise<T>): Promise<T> 
   }
 }
 
-/** A reserved connection for a transaction: the warm one when free, else one from the pool. */
-export async function reserveWarm(pool: Sql): Promise<{ conn: postgres.ReservedSql<{}>; release(): void }> {
+/**
+ * A reserved connection for a transaction, the warm one when free, else one from the pool, with
+ * `firstStatement` (BEGIN) sent at once; safe to lose (reserved.ts).
+ */
+export async function reserveWarm(pool: Sql, firstStatement: string): Promise<Reserved> {
   const warm = take(pool);
-  if (!warm) {
-    const conn = await pool.reserve();
-    return { conn, release: () => conn.release() };
-  }
+  if (!warm) return reserveGuarded(pool, firstStatement);
   try {
-    const conn = await warm.sql.reserve();
-    return {
-      conn,
-      release: () => {
-        conn.release();
-        warm.taken = false;
-      },
+    const reserved = await reserveGuarded(warm.sql, firstStatement);
+    const release = reserved.release;
+    reserved.release = (err) => {
+      release(err);
+      warm.taken = false;
     };
+    return reserved;
   } catch (err) {
     warm.taken = false;
     throw err;

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { AuthResult, Credentials } from '../auth/principal.ts';
 import type { LiveSocket } from '../hub/fanout.ts';
+import { databaseUnavailable, isConnectionFailure } from '../store/faults.ts';
 
 /** Facts about the request that the access check needs beyond the credentials (CSRF defence). */
 export interface RequestFacts {
@@ -19,5 +20,21 @@ export interface Context {
 }
 
 export async function createContext(deps: Deps, credentials: Credentials, facts: RequestFacts): Promise<Context> {
-  return { deps, auth: await deps.auth.authenticate(credentials), facts };
+  return { deps, auth: await authenticate(deps, credentials), facts };
+}
+
+/**
+ * The credentials' principal. While the database is down, or when looking it up fails for want of
+ * a connection, the failure to report is a 503 (guild procedures throw it; public ones never read
+ * it): never a 500 from creating the context, and no connect timeout waited for.
+ */
+async function authenticate(deps: Deps, credentials: Credentials): Promise<AuthResult> {
+  if (!deps.dbHealth.up) return { principal: null, failure: databaseUnavailable() };
+  try {
+    return await deps.auth.authenticate(credentials);
+  } catch (err) {
+    if (!isConnectionFailure(err)) throw err;
+    deps.dbHealth.set(false);
+    return { principal: null, failure: databaseUnavailable(err) };
+  }
 }

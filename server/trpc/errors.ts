@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
+import { databaseUnavailable, isConnectionFailure } from '../store/faults.ts';
 
 interface Issue { path: PropertyKey[]; message: string; code?: string; keys?: string[] }
 
@@ -19,4 +20,11 @@ export function describeIssues(issues: Issue[]): string {
   }).join('; ');
 }
 
-export const toTRPCError = getTRPCErrorFromUnknown;
+/**
+ * Any failure as the TRPCError a door answers with: a lost or refused database connection is the
+ * 503 of `databaseUnavailable` (with Retry-After), whatever threw it; anything else as tRPC makes it.
+ */
+export function toTRPCError(err: unknown): TRPCError {
+  if (err instanceof TRPCError && err.code !== 'INTERNAL_SERVER_ERROR') return err;
+  return isConnectionFailure(err) ? databaseUnavailable(err) : getTRPCErrorFromUnknown(err);
+}

@@ -1,4 +1,4 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, type TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { AppError } from '../core/errors.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -6,23 +6,52 @@ import type { Actor } from '../store/tx.ts';
 import type { Context } from './context.ts';
 import type { Meta } from './meta.ts';
 import { publicMessage } from './errors.ts';
+import { databaseUnavailable, isConnectionFailure } from '../store/faults.ts';
 
 const t = initTRPC.context<Context>().meta<Meta>().create({
   transformer: superjson,
   isServer: true,
   errorFormatter({ shape, error }) {
     const { stack: _stack, ...data } = shape.data;
-    return { ...shape, message: publicMessage(error), data };
+    const retryAfterS = (error as AppError).retryAfterS;
+    return { ...shape, message: publicMessage(error), data: retryAfterS ? { ...data, retryAfterS } : data };
   },
 });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Public procedures (`access: 'none'`): no credential is read. */
-export const publicProcedure = t.procedure;
+/**
+ * A query that failed for want of a database connection (PostgreSQL down, restarting, the
+ * connection lost mid-transaction — also mid-COMMIT, whose outcome the server cannot know) answers
+ * 503 with Retry-After on both doors, never 500, and marks the database down (store/health.ts), so
+ * the next requests are answered at once until a probe succeeds.
+ */
+function mapDatabaseFaults<R extends { ok: true } | { ok: false; error: TRPCError }>(ctx: Context, result: R): R {
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && isConnectionFailure(result.error)) throw databaseFault(ctx, result.error);
+  return result;
+}
 
+/** `err` itself, or the 503 it stands for when it is a lost connection (the database is then marked down). */
+function databaseFault(ctx: Context, err: unknown): unknown {
+  if (!isConnectionFailure(err)) return err;
+  ctx.deps.dbHealth.set(false);
+  return databaseUnavailable(err);
+}
+
+/** Every public procedure: database faults become 503 (the ones without a query never see one). */
+const databaseFaults = t.middleware(async ({ ctx, next }) => mapDatabaseFaults(ctx, await next()));
+
+/** Public procedures (`access: 'none'`): no credential is read. */
+export const publicProcedure = t.procedure.use(databaseFaults);
+
+/**
+ * Guild procedures: the database is up (they all use it: while it is down they answer 503 at once,
+ * not after a connect timeout), the caller is authenticated and allowed by the procedure's meta,
+ * and database faults become 503. One middleware, not three: each costs the hot routes a hop.
+ */
 const authorize = t.middleware(async ({ ctx, meta, type, next }) => {
+  if (!ctx.deps.dbHealth.up) throw databaseUnavailable();
   if (!meta || meta.access === 'none') throw new AppError('INTERNAL_SERVER_ERROR', 'procedure without access meta');
   const { auth } = ctx;
   if (!auth.principal) {
@@ -34,12 +63,14 @@ const authorize = t.middleware(async ({ ctx, meta, type, next }) => {
     if (!ctx.facts.jsonBody) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'requests with a session must send Content-Type: application/json');
   }
   if (meta.module) {
-    const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId);
+    const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId).catch((err) => {
+      throw databaseFault(ctx, err);
+    });
     if (!mods || !mods[meta.module]) throw new AppError('NOT_FOUND', `module "${meta.module}" is switched off for this guild`);
   }
   checkAccess(p, meta);
   const actor: Actor = p.kind === 'key' ? { kind: 'key', id: p.keyId } : { kind: 'session', id: p.userId };
-  return next({ ctx: { principal: p, guildId: p.guildId, actor } }); // next() merges these into ctx
+  return mapDatabaseFaults(ctx, await next({ ctx: { principal: p, guildId: p.guildId, actor } })); // next() merges these into ctx
 });
 
 /** Decides 403s from meta alone; see `Meta` for the levels. */
@@ -61,5 +92,5 @@ export function checkAccess(p: Principal, meta: Meta): void {
   if (meta.access === 'view') throw new AppError('INTERNAL_SERVER_ERROR', 'view route without capability');
 }
 
-/** Procedures of a guild: the caller is authenticated and allowed by the procedure's meta. */
+/** Procedures of a guild: the database is up, the caller is authenticated and allowed by the procedure's meta. */
 export const guildProcedure = t.procedure.use(authorize);

@@ -29,6 +29,9 @@ export interface Meta {
   module?: ModuleName;
   audit?: string;
   topics?: Topic[];
-  /** Statuses this route can answer besides 200 and the auth ones, with their meaning. */
-  errors?: Partial<Record<400 | 404 | 409 | 413 | 415 | 429, string>>;
+  /**
+   * Statuses this route can answer besides 200 and the auth ones, with their meaning. 503 (database
+   * unavailable) is documented for every route with access; public routes that use the database name it here.
+   */
+  errors?: Partial<Record<400 | 404 | 409 | 413 | 415 | 429 | 503, string>>;
 }

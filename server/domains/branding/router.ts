@@ -7,7 +7,7 @@ export const brandingRouter = router({
     .meta({
       rest: { method: 'GET', path: '/branding/{guildId}' }, tag: 'Allgemein',
       summary: 'Public branding of a guild: name, modules, tab order, colour.', access: 'none',
-      errors: { 404: 'Unknown guild.' },
+      errors: { 404: 'Unknown guild.', 503: 'Database unavailable; retry after Retry-After seconds.' },
     })
     .input(s.GuildIdParam).output(s.Branding)
     .query(({ ctx, input }) => branding(ctx.deps, input.guildId)),
@@ -16,7 +16,7 @@ export const brandingRouter = router({
     .meta({
       rest: { method: 'GET', path: '/branding/{guildId}/icon.png', produces: 'image/png' }, tag: 'Allgemein',
       summary: 'Guild icon as PNG (a generated default when none was uploaded). Over REST the body is the image itself.',
-      access: 'none', errors: { 404: 'Unknown guild.' },
+      access: 'none', errors: { 404: 'Unknown guild.', 503: 'Database unavailable; retry after Retry-After seconds.' },
     })
     .input(s.GuildIdParam).output(s.Png)
     .query(({ ctx, input }) => icon(ctx.deps, input.guildId)),

@@ -1,0 +1,199 @@
+/**
+ * PostgreSQL goes away under load (issue 15, item 1): a real server on its own embedded cluster,
+ * 16 concurrent writers (clock-in/out by badge and call reports/resolves, each with its own key),
+ * a live board, and the postmaster killed (SIGKILL) and shut down fast (SIGINT) while they write.
+ * The server must survive, answer 503 {error} with Retry-After at once during the outage, restart
+ * its cluster, serve again, keep every write it answered 200, and bring the board to the truth.
+ * FAULT_ROUNDS=n repeats the two faults n times (default 1: about 10 s).
+ */
+import t from 'tap';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../server/config.ts';
+import { startServer } from '../../server/main.ts';
+import { readPostmasterPid } from '../../server/store/pg-process.ts';
+import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
+import { isAlive } from '../../server/store/pid.ts';
+import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { openBoard } from '../helpers/live.ts';
+import { recordingLog } from '../helpers/faults.ts';
+
+const rounds = Number(process.env.FAULT_ROUNDS ?? 1);
+const WRITERS = 16;
+const G = '150000000000000001';
+
+// The server runs in this process: a crash or an unhandled rejection anywhere in it lands here.
+const crashes: string[] = [];
+process.on('unhandledRejection', (err) => crashes.push(`unhandled rejection: ${(err as Error)?.stack ?? err}`));
+process.on('uncaughtException', (err) => crashes.push(`uncaught exception: ${err.stack ?? err}`));
+
+const dataDir = mkdtempSync(join(tmpdir(), 'dt-outage-'));
+const clusterDir = join(dataDir, 'pg');
+const log = recordingLog();
+const server = await startServer({
+  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', LOG_LEVEL: 'silent' }),
+  log,
+  panel: { refresh: () => {} },
+});
+t.teardown(async () => {
+  await server.close();
+  removeDataDir(dataDir);
+});
+
+await seedGuild(server.deps.sql, G, Array.from({ length: WRITERS }, (_, i) => ({ userId: `u${i}`, nickname: `Person ${i}`, badge: String(i + 1) })));
+const keys = await Promise.all(Array.from({ length: WRITERS }, (_, i) => unscopedKey(server.deps.sql, G, `writer ${i}`)));
+const admin = keys[0];
+
+/** One answer of the server, as a writer saw it. */
+interface Answer { op: string; status: number; ms: number; retryAfter: string | null; body: any; at: number }
+const answers: Answer[] = [];
+
+async function post(key: string, path: string, body: object, op: string): Promise<Answer> {
+  const started = Date.now();
+  let answer: Answer;
+  try {
+    const res = await fetch(`${server.url}/api/v1${path}`, {
+      method: 'POST', signal: AbortSignal.timeout(5000),
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    answer = { op, status: res.status, ms: Date.now() - started, retryAfter: res.headers.get('retry-after'), body: JSON.parse(text), at: started };
+  } catch (err) {
+    answer = { op, status: 0, ms: Date.now() - started, retryAfter: null, body: String(err), at: started }; // no answer within 5 s
+  }
+  answers.push(answer);
+  return answer;
+}
+
+{
+  const res = await fetch(`${server.url}/api/v1/admin/call-rate-limit`, {
+    method: 'PUT', headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' }, body: JSON.stringify({ perMinute: 6000, burst: 1000 }),
+  });
+  if (res.status !== 200) throw new Error(`rate limit: ${res.status}`);
+}
+
+let stop = false;
+/**
+ * Writer i: clock-in, report a call, clock-out, resolve the call, over and over, for badge i + 1.
+ * A 503 is retried (the write may have committed before the connection dropped: then clock-in and
+ * clock-out answer 409 on the retry, which counts as done); anything else moves on.
+ */
+async function writer(i: number): Promise<void> {
+  const key = keys[i];
+  for (let round = 0; !stop; round++) {
+    const externalId = `w${i}-${round}`;
+    const steps: [string, string, object][] = [
+      ['clock-in', '/admin/clock-in', { badge: i + 1 }],
+      ['report', '/integrations/ingame/calls', { externalId, title: `Brand ${externalId}` }],
+      ['clock-out', '/admin/clock-out', { badge: i + 1 }],
+      ['resolve', `/integrations/ingame/calls/${externalId}/resolve`, { resolution: 'reached' }],
+    ];
+    for (const [op, path, body] of steps) {
+      for (;;) {
+        const answer = await post(key, path, body, op);
+        if (answer.status !== 503 && answer.status !== 0) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }
+  }
+}
+
+/** The tRPC door under the same faults: a query by a key, over and over. */
+const trpcStatuses: { status: number; body: any }[] = [];
+async function trpcReader(): Promise<void> {
+  while (!stop) {
+    const res = await fetch(`${server.url}/trpc/timeclock.onDuty`, { headers: { authorization: `Bearer ${admin}` }, signal: AbortSignal.timeout(5000) }).catch(() => null);
+    trpcStatuses.push(res ? { status: res.status, body: await res.json() } : { status: 0, body: null });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const readiness: number[] = [];
+/** Polls /ready until it has been 503 and is 200 again; resolves with how long that took. */
+async function outage(): Promise<number> {
+  const began = Date.now();
+  let seen503 = false;
+  while (Date.now() - began < 30_000) {
+    const ready = await fetch(`${server.url}/api/v1/ready`);
+    readiness.push(ready.status);
+    if (ready.status === 503) seen503 = true;
+    if (ready.status === 200 && seen503) return Date.now() - began;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the server did not become ready again within 30 s');
+}
+
+const board = openBoard(server.url, { apiKey: admin, topics: ['onDuty', 'calls', 'overview'] });
+t.teardown(() => board.close());
+await board.until(() => board.state.stats.snapshots === 1);
+
+t.test('PostgreSQL killed and shut down under 16 writers: the server survives, answers 503 at once, restarts it and serves again', async (t) => {
+  const writers = Array.from({ length: WRITERS }, (_, i) => writer(i));
+  const reader = trpcReader();
+  const faults = Array.from({ length: rounds }, () => ['SIGKILL', 'SIGINT'] as const).flat();
+  try {
+    for (const signal of faults) {
+      await new Promise((r) => setTimeout(r, 400)); // writers at full speed
+      const pid = readPostmasterPid(clusterDir)!;
+      const health = fetch(`${server.url}/api/v1/health`);
+      process.kill(pid, signal);
+      const ms = await outage();
+      t.equal((await health).status, 200, `${signal}: /health is liveness and stays 200`);
+      const next = readPostmasterPid(clusterDir);
+      t.ok(next !== null && next !== pid && isAlive(next), `${signal}: the server restarted its PostgreSQL (pid ${pid} -> ${next}); ready again after ${ms} ms`);
+    }
+    await new Promise((r) => setTimeout(r, 400));
+  } finally {
+    stop = true;
+    await Promise.all([...writers, reader]);
+  }
+
+  t.same(crashes, [], 'no crash, no unhandled rejection');
+  const byStatus: Record<number, number> = {};
+  for (const a of answers) byStatus[a.status] = (byStatus[a.status] ?? 0) + 1;
+  t.comment(`${answers.length} writes, by status ${JSON.stringify(byStatus)}; ${faults.length} faults`);
+  t.same(Object.keys(byStatus).map(Number).filter((s) => ![200, 409, 503].includes(s)), [], 'every answer is 200, 503, or 409 for a retried clock write that had committed — never 500, never no answer');
+  t.ok((byStatus[200] ?? 0) > WRITERS * 4, 'writes succeeded before, between and after the faults');
+  const unavailable = answers.filter((a) => a.status === 503);
+  t.ok(unavailable.length > 0, 'the outages were seen as 503');
+  t.same(unavailable.filter((a) => Object.keys(a.body).join() !== 'error' || typeof a.body.error !== 'string'), [], 'every 503 body is exactly {error}');
+  t.same(unavailable.filter((a) => !(Number(a.retryAfter) >= 1)), [], 'every 503 says Retry-After');
+  const slowest = Math.max(...unavailable.map((a) => a.ms));
+  t.ok(slowest < 1500, `every 503 came at once (slowest ${slowest} ms)`);
+  t.ok(readiness.includes(503) && readiness.at(-1) === 200, '/ready was 503 during the outages and 200 after');
+  t.ok(log.lines.filter((l) => /the embedded PostgreSQL is running again/.test(l)).length >= faults.length, 'the restarts were logged');
+
+  const trpc503 = trpcStatuses.filter((s) => s.status === 503);
+  t.same(trpcStatuses.filter((s) => s.status !== 200 && s.status !== 503).map((s) => s.status), [], 'the tRPC door answered 200 or 503, never 500 or nothing');
+  t.ok(trpc503.length > 0, 'and 503 during the outages');
+  t.same([...new Set(trpc503.map((s) => `${s.body?.error?.json?.data?.code} ${s.body?.error?.json?.data?.retryAfterS}`))], ['SERVICE_UNAVAILABLE 1'], 'as SERVICE_UNAVAILABLE with retryAfterS');
+});
+
+t.test('every write answered 200 is in the database', async (t) => {
+  const sql = server.deps.sql;
+  const shifts = await sql`select user_id, (extract(epoch from clock_in_at) * 1000)::float8 as cin, (extract(epoch from clock_out_at) * 1000)::float8 as cout from shifts where guild_id = ${G}`;
+  const calls = await sql`select external_id, status, report_count from calls where guild_id = ${G}`;
+  const near = (a: number | null, b: string) => a !== null && Math.abs(a - Date.parse(b)) < 1;
+  const missing: string[] = [];
+  let checked = 0;
+  for (const a of answers.filter((x) => x.status === 200)) {
+    checked++;
+    const b = a.body;
+    if (a.op === 'clock-in' && !shifts.some((s) => s.user_id === b.userId && near(s.cin, b.clockInAt))) missing.push(`clock-in ${b.userId} ${b.clockInAt}`);
+    if (a.op === 'clock-out' && !shifts.some((s) => s.user_id === b.userId && near(s.cin, b.clockInAt) && near(s.cout, b.clockOutAt))) missing.push(`clock-out ${b.userId} ${b.clockOutAt}`);
+    if (a.op === 'report' && !calls.some((c) => c.external_id === b.externalId && c.report_count >= b.reportCount)) missing.push(`report ${b.externalId}`);
+    if (a.op === 'resolve' && !calls.some((c) => c.external_id === b.externalId && c.status === 'resolved')) missing.push(`resolve ${b.externalId}`);
+  }
+  t.same(missing, [], `all ${checked} acknowledged writes are there`);
+});
+
+t.test('the board ends equal to a fresh snapshot', async (t) => {
+  const [head] = await server.deps.sql`select seq::int from event_streams where guild_id = ${G}`;
+  await board.until(() => board.state.seq === head.seq, 15_000);
+  const fresh = openBoard(server.url, { apiKey: admin, topics: ['onDuty', 'calls', 'overview'] });
+  t.teardown(fresh.close);
+  await fresh.until(() => fresh.state.seq === head.seq);
+  t.same(board.state.topics, fresh.state.topics, 'same on-duty list, open calls and counters');
+  t.equal(board.state.stats.gaps, 0, 'no gap went unrepaired');
+});
