@@ -30,7 +30,9 @@ export function applyOp(state: TopicState, op: Op): void {
       return;
     }
     case 'add':
-      state[op.field as string] = ((state[op.field as string] as number) ?? 0) + (op.by as number);
+      // Only to a counter the state holds: a board's overview holds the counters its rights show,
+      // and a counter it was not given (rights that grew since its snapshot) stays out until the next one.
+      if (typeof state[op.field as string] === 'number') state[op.field as string] = (state[op.field as string] as number) + (op.by as number);
       return;
     case 'set':
       state[op.field as string] = op.value;

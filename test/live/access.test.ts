@@ -13,7 +13,7 @@ import type { Topic } from '../../server/hub/topics.ts';
 const G = '564000000000000001';
 const server = await startTestServer(t);
 const api = client(server);
-const ranks = ['viewer', 'viewer2', 'viewer3', 'viewer4', 'viewer5', 'viewer6', 'alarmer'];
+const ranks = ['viewer', 'viewer2', 'viewer3', 'viewer4', 'viewer5', 'viewer6', 'mixed', 'grow', 'alarmer'];
 await seedGuild(server.sql, G, [
   { userId: 'nobody', nickname: 'Nora Nobody', badge: '1', rank: null },
   { userId: 'crew', nickname: 'Carl Crew', badge: '2', rank: 'crew' },
@@ -24,7 +24,7 @@ await seedGuild(server.sql, G, [
   ...ranks.slice(1).map((rank, i) => ({ userId: rank, nickname: `Person ${rank}`, badge: String(10 + i), rank: null })),
 ]);
 for (const [i, id] of ranks.entries()) {
-  await insertRank(server.sql, G, { id, name: `Rank ${id}`, position: 10 + i, capabilities: id === 'alarmer' ? ['timeclock.own.use'] : ['dispatch.view'] });
+  await insertRank(server.sql, G, { id, name: `Rank ${id}`, position: 10 + i, capabilities: id === 'alarmer' ? ['timeclock.own.use'] : id === 'mixed' ? ['dispatch.view', 'timeclock.manage'] : ['dispatch.view'] });
   await server.sql`update people set rank_id = ${id} where guild_id = ${G} and user_id = ${id}`;
 }
 const key = await unscopedKey(server.sql, G);
@@ -73,9 +73,9 @@ t.test('a member with no rank: 403 on the REST reads, and 403 naming topics and 
   if (!error) return t.fail(`watched what GET /units, /calls and /admin/on-duty refuse: ${JSON.stringify(got).slice(0, 300)}`);
   t.equal(error.data?.code, 'FORBIDDEN');
   t.equal(error.data?.httpStatus, 403);
-  t.match(error.message, /units \(needs the capability dispatch\.view\)/);
-  t.match(error.message, /calls \(needs the capability dispatch\.view\)/);
-  t.match(error.message, /onDuty \(needs the capability timeclock\.manage\)/);
+  t.match(error.message, /units \(needs the capability dispatch\.view, like GET \/units\)/);
+  t.match(error.message, /calls \(needs the capability dispatch\.view, like GET \/calls or GET \/integrations\/ingame\/calls\)/);
+  t.match(error.message, /onDuty \(needs the capability timeclock\.manage, like GET \/admin\/on-duty\)/);
   t.match(error.message, /overview \(needs the capability /, 'overview: none of its counters may be seen');
   await new Promise((r) => setTimeout(r, 100));
   t.same(got, [], 'not one frame: no snapshot of calls with caller name and phone');
@@ -85,7 +85,7 @@ t.test('a member with no rank: 403 on the REST reads, and 403 naming topics and 
 
 t.test('every topic follows its REST reads, for every kind of member and key', async (t) => {
   const reads: Partial<Record<Topic, string[]>> = {
-    units: ['/units'], alarm: ['/units', '/me/alarm'], onDuty: ['/admin/on-duty'], dispatchers: ['/api/v1/dispatchers'],
+    units: ['/units'], alarm: ['/units'], onDuty: ['/admin/on-duty'], dispatchers: ['/api/v1/dispatchers'],
     standby: ['/standby'], calls: ['/calls', '/integrations/ingame/calls'], einsatzEntries: ['/incidents'],
     settings: ['/admin/call-rate-limit'], access: ['/access'],
   };
@@ -113,7 +113,7 @@ t.test('every topic follows its REST reads, for every kind of member and key', a
 t.test('overview carries only the counters of topics the subscriber may watch', async (t) => {
   const expect: [string, Who, string[]][] = [
     ['dispatch.view', { session: sessions.viewer }, ['alarms', 'dispatchers', 'openCalls', 'standby', 'units']],
-    ['timeclock.manage + timeclock.own.use', { session: sessions.disp }, ['alarms', 'onDuty']],
+    ['timeclock.manage + timeclock.own.use', { session: sessions.disp }, ['onDuty']],
     ['key calls:read', { key: await scopedKey(server.sql, G, ['calls:read'], 'reader') }, ['openCalls']],
     ['admin', { session: sessions.admin }, ['alarms', 'dispatchers', 'onDuty', 'openCalls', 'standby', 'units']],
   ];
@@ -161,7 +161,7 @@ t.test('a rank that loses a capability: open boards drop its topics with a reaso
   await board.until(() => board.drops.length === 1);
   t.same([...board.drops[0].dropped].sort(), ['calls', 'overview', 'units']);
   t.same(board.drops[0].topics, ['access']);
-  t.match(board.drops[0].reason, /units \(needs the capability dispatch\.view\)/);
+  t.match(board.drops[0].reason, /units \(needs the capability dispatch\.view, like GET \/units\)/);
   t.same(Object.keys(board.state.topics), ['access'], 'the dropped topics left the local state');
   t.same(board.state.watching, ['access']);
   t.equal((await api('GET', '/units', { session })).status, 403, 'as REST says');
@@ -176,6 +176,50 @@ t.test('a rank that loses a capability: open boards drop its topics with a reaso
   t.notOk(board.frames.slice(before).some((f) => f.topics.calls || f.topics.units), 'nothing of the dropped topics after the drop');
   t.same(board.errors, [], 'no error: the board resubscribed with what it may watch');
   t.equal(board.state.stats.gaps, 0);
+});
+
+t.test('overview counters are dropped one by one when only some of their topics are lost', async (t) => {
+  const session = await signIn(server, G, 'mixed');
+  const board = openBoard(server.url, { guildId: G, topics: ['overview', 'onDuty'], WebSocket: wsWithCookie(session.cookie) });
+  t.teardown(board.close);
+  await board.until(() => board.state.stats.snapshots === 1);
+  t.equal(Object.keys(board.state.topics.overview!).length, 6, 'all six counters');
+  await api('PATCH', '/admin/ranks/mixed', { key, body: { capabilities: ['timeclock.manage'] } });
+  await board.until(() => board.drops.length === 1);
+  t.same([...board.drops[0].dropped].sort(), ['overview.alarms', 'overview.dispatchers', 'overview.openCalls', 'overview.standby', 'overview.units']);
+  t.same([...board.drops[0].topics].sort(), ['onDuty', 'overview']);
+  t.match(board.drops[0].reason, /overview\.dispatchers, overview\.units, overview\.alarms, overview\.standby, overview\.openCalls \(needs the capability dispatch\.view\)/);
+  t.same(Object.keys(board.state.topics.overview!), ['onDuty'], 'the local overview keeps the counter it may still see');
+  await api('POST', '/integrations/ingame/calls', { key, body: { externalId: 'c9', title: 'Brand' } });
+  await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
+  await board.until(() => board.state.topics.overview!.onDuty === 1);
+  t.same(Object.keys(board.state.topics.overview!), ['onDuty'], 'no openCalls counter comes back');
+  await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });
+});
+
+t.test('rights that grow while a board watches overview: a resume never miscounts a counter it was not given', async (t) => {
+  await api('POST', '/admin/clock-in', { key, body: { badge: 1 } }); // one on duty before the board's snapshot
+  const session = await signIn(server, G, 'grow');
+  const ws = cuttable(session.cookie);
+  const board = openBoard(server.url, { guildId: G, topics: ['overview'], WebSocket: ws.Cuttable });
+  t.teardown(board.close);
+  await board.until(() => board.state.stats.snapshots === 1);
+  t.notOk('onDuty' in board.state.topics.overview!, 'dispatch.view only: no onDuty counter');
+  await api('PATCH', '/admin/ranks/grow', { key, body: { capabilities: ['dispatch.view', 'timeclock.manage'] } });
+  ws.cut(); // the client resumes; the server now grants the onDuty counter too
+  await new Promise((r) => setTimeout(r, 300));
+  await api('POST', '/admin/clock-in', { key, body: { badge: 2 } });
+  await api('POST', '/integrations/ingame/calls', { key, body: { externalId: 'c10', title: 'Brand' } });
+  const calls = board.state.topics.overview!.openCalls as number;
+  await board.until(() => board.state.topics.overview!.openCalls === calls + 1);
+  t.equal(board.state.stats.snapshots, 1, 'resumed, not a new snapshot');
+  t.notOk('onDuty' in board.state.topics.overview!, 'the onDuty counter stays out (its +1 alone would say 1, not 2)');
+  const fresh = openBoard(server.url, { guildId: G, topics: ['overview'], WebSocket: wsWithCookie(session.cookie) });
+  t.teardown(fresh.close);
+  await fresh.until(() => fresh.state.stats.snapshots === 1);
+  t.equal(fresh.state.topics.overview!.onDuty, 2, 'a new subscribe gets it, right');
+  await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });
+  await api('POST', '/admin/clock-out', { key, body: { badge: 2 } });
 });
 
 t.test('the stock wsLink, which re-sends its first topics after a reconnect, keeps what it may still watch', async (t) => {

@@ -44,9 +44,9 @@ export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: st
   const hub = await deps.hub.guild(ctx.guildId);
   await prepareResume(hub, lastEventId);
   const refusedNow = granted.refused.length ? droppedFrame(hub, granted.refused, granted.view.topics, refusal(p, granted.refused).message) : null;
-  const onSocket = ctx.ws && deps.fanout ? { sock: ctx.ws, fanout: deps.fanout } : null;
-  if (onSocket) {
-    const { sock, fanout } = onSocket;
+  const { fanout } = deps;
+  const sock = ctx.ws;
+  if (sock && fanout) {
     const detach = fanout.attach(hub, sock, granted.view, lastEventId);
     if (refusedNow) fanout.sendTo(hub, sock, refusedNow);
     if (p.kind === 'session') return yield* followRights(deps, p, since, hub, granted.view, detach, signal, {

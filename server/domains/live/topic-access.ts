@@ -11,7 +11,6 @@ import { dispatchRouter } from '../dispatch/router.ts';
 import { incidentsRouter } from '../incidents/router.ts';
 import { timeclockRouter } from '../timeclock/router.ts';
 import { unitsRouter } from '../units/router.ts';
-import { meAlarmRouter } from './alarm-router.ts';
 
 interface Read { path: string; meta: Meta }
 const read = (path: string, procedure: AnyProcedure): Read => ({ path, meta: procedure._def.meta as Meta });
@@ -25,7 +24,9 @@ const read = (path: string, procedure: AnyProcedure): Read => ({ path, meta: pro
  */
 export const topicReads: Record<Exclude<Topic, 'overview'>, Read[]> = {
   units: [read('GET /units', unitsRouter._def.procedures.list)],
-  alarm: [read('GET /units', unitsRouter._def.procedures.list), read('GET /me/alarm', meAlarmRouter._def.procedures.get)],
+  // Alarm entries carry status and since, which only GET /units shows; GET /me/alarm (callsigns
+  // only) has its own live twin, me.alarm.watch.
+  alarm: [read('GET /units', unitsRouter._def.procedures.list)],
   onDuty: [read('GET /admin/on-duty', timeclockRouter._def.procedures.onDuty)],
   dispatchers: [read('GET /dispatchers', dispatchRouter._def.procedures.list)],
   standby: [read('GET /standby', dispatchRouter._def.procedures.standby)],
@@ -63,25 +64,37 @@ function overviewFor(p: Principal): OverviewCounter[] | null {
   return counters.length === Object.keys(overviewCounters).length ? null : counters;
 }
 
-/** What a principal of this kind would need for the topic, for error messages. */
-function need(kind: Principal['kind'], topic: Topic): string {
+/** What a principal of this kind would need for the topic (and the REST reads it follows), for error messages. */
+function need(kind: Principal['kind'], topic: Topic, showReads: boolean): string {
   const sources = topic === 'overview' ? [...new Set(Object.values(overviewCounters))] : [topic];
   const reads = sources.flatMap((t) => topicReads[t]);
+  const like = reads.length && showReads ? `, like ${[...new Set(reads.map((r) => r.path))].join(' or ')}` : '';
   if (kind === 'key') {
     const scopes = [...new Set(reads.filter((r) => !r.meta.sessionOnly).flatMap((r) => r.meta.scopes ?? []))];
-    return scopes.length ? `needs the scope ${scopes.join(' or ')}` : 'no scoped key may watch it';
+    return scopes.length ? `needs the scope ${scopes.join(' or ')}${like}` : 'no scoped key may watch it';
   }
   if (reads.some((r) => r.meta.access === 'member' && !r.meta.capability)) return 'needs membership';
   const caps = [...new Set(reads.map((r) => r.meta.capability).filter(Boolean))];
-  return caps.length ? `needs the capability ${caps.join(' or ')}` : 'needs admin rights';
+  return caps.length ? `needs the capability ${caps.join(' or ')}${like}` : 'needs admin rights';
 }
 
-/** `units (needs the capability dispatch.view), overview.openCalls (needs …)`. */
+/**
+ * `units (needs the capability dispatch.view, like GET /units), overview.units, overview.openCalls
+ * (needs the capability dispatch.view)`: topics one by one, overview counters grouped by what they need.
+ */
 function listRefused(p: Principal, refused: readonly string[]): string {
-  return refused.map((item) => {
-    const counter = item.startsWith('overview.') ? (item.slice('overview.'.length) as OverviewCounter) : null;
-    return `${item} (${need(p.kind, counter ? overviewCounters[counter] : (item as Topic))})`;
-  }).join(', ');
+  const counters = new Map<string, string[]>();
+  const parts: string[] = [];
+  for (const item of refused) {
+    if (!item.startsWith('overview.')) {
+      parts.push(`${item} (${need(p.kind, item as Topic, item !== 'overview')})`);
+      continue;
+    }
+    const why = need(p.kind, overviewCounters[item.slice('overview.'.length) as OverviewCounter], false);
+    counters.set(why, [...(counters.get(why) ?? []), item]);
+  }
+  for (const [why, items] of counters) parts.push(`${items.join(', ')} (${why})`);
+  return parts.join(', ');
 }
 
 export interface Grant {
@@ -121,14 +134,25 @@ export function narrowed(p: Principal | null, view: LiveView): { view: LiveView;
   if (!p) return { view: { topics: [], overview: null }, dropped: [...view.topics], reason: 'you are no longer a member of this guild' };
   const now = grant(p, view.topics);
   const dropped = [...now.refused];
+  const why = [...now.refused];
+  let topics = now.view.topics;
   let overview = view.overview;
-  if (now.view.topics.includes('overview')) {
-    const had = view.overview ?? (Object.keys(overviewCounters) as OverviewCounter[]);
-    const may = now.view.overview ?? had;
-    const lost = had.filter((c) => !may.includes(c));
-    for (const c of lost) dropped.push(`overview.${c}`);
-    if (lost.length) overview = had.filter((c) => may.includes(c));
+  if (topics.includes('overview')) {
+    const all = Object.keys(overviewCounters) as OverviewCounter[];
+    const had = view.overview ?? all;
+    const may = now.view.overview ?? all;
+    const kept = had.filter((c) => may.includes(c));
+    const lost = had.filter((c) => !kept.includes(c)).map((c) => `overview.${c}`);
+    if (!kept.length) {
+      // Counters it may see now but had not are not started here (they need a snapshot): the next subscribe gets them.
+      topics = topics.filter((t) => t !== 'overview');
+      dropped.push('overview');
+    } else if (lost.length) {
+      dropped.push(...lost);
+      overview = kept;
+    }
+    why.push(...lost);
   }
   if (!dropped.length) return null;
-  return { view: { topics: now.view.topics, overview }, dropped, reason: `your rights changed: you may no longer watch ${listRefused(p, dropped)}` };
+  return { view: { topics, overview }, dropped, reason: `your rights changed: you may no longer watch ${listRefused(p, why)}` };
 }
