@@ -1,10 +1,8 @@
 import type uWS from 'uWebSockets.js';
-import { TRPCError } from '@trpc/server';
-import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { createContext } from '../trpc/context.ts';
-import { publicMessage } from '../trpc/errors.ts';
+import { publicMessage, toTRPCError } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
 import { parseJsonObject } from './json-body.ts';
 import { afterRead, copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
@@ -127,7 +125,7 @@ function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: 
 }
 
 function sendError(deps: Deps, reply: Reply, err: unknown, route?: RestRoute) {
-  const error = err instanceof TRPCError ? err : getTRPCErrorFromUnknown(err);
+  const error = toTRPCError(err); // a lost database connection outside a procedure (auth routes) is a 503 too
   if (error.code === 'INTERNAL_SERVER_ERROR') {
     deps.log.error('request failed', { route: route?.path, error: String(error.cause ?? error), stack: (error.cause as Error)?.stack });
   }

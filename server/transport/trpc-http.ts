@@ -1,5 +1,6 @@
 import type uWS from 'uWebSockets.js';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContext } from '../trpc/context.ts';
@@ -36,6 +37,11 @@ export function mountTrpcHttp(app: uWS.TemplatedApp, deps: Deps): void {
         ),
         onError: ({ error, path }) => {
           if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('trpc call failed', { path, error: String(error.cause ?? error) });
+        },
+        // A 503 (database unavailable) or 429 says when to retry, as on the REST door.
+        responseMeta: ({ errors }) => {
+          const retryAfterS = Math.max(0, ...errors.map((e) => (e as AppError).retryAfterS ?? 0));
+          return retryAfterS ? { headers: { 'retry-after': String(retryAfterS) } } : {};
         },
       });
       const headers: Record<string, string> = {};

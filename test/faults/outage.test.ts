@@ -15,7 +15,7 @@ import { startServer } from '../../server/main.ts';
 import { readPostmasterPid } from '../../server/store/pg-process.ts';
 import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
 import { isAlive } from '../../server/store/pid.ts';
-import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { seedGuild, signIn, unscopedKey } from '../helpers/fixtures.ts';
 import { openBoard } from '../helpers/live.ts';
 import { recordingLog } from '../helpers/faults.ts';
 
@@ -44,6 +44,7 @@ t.teardown(async () => {
 await seedGuild(server.deps.sql, G, Array.from({ length: WRITERS }, (_, i) => ({ userId: `u${i}`, nickname: `Person ${i}`, badge: String(i + 1) })));
 const keys = await Promise.all(Array.from({ length: WRITERS }, (_, i) => unscopedKey(server.deps.sql, G, `writer ${i}`)));
 const admin = keys[0];
+const session = await signIn({ url: server.url, sql: server.deps.sql }, G, 'u0');
 
 /** One answer of the server, as a writer saw it. */
 interface Answer { op: string; status: number; ms: number; retryAfter: string | null; body: any; at: number }
@@ -99,12 +100,17 @@ async function writer(i: number): Promise<void> {
   }
 }
 
-/** The tRPC door under the same faults: a query by a key, over and over. */
-const trpcStatuses: { status: number; body: any }[] = [];
-async function trpcReader(): Promise<void> {
+/** The other doors under the same faults: a tRPC query by a key, and the board's session route. */
+const trpcStatuses: { status: number; body: any; retryAfter: string | null }[] = [];
+const sessionStatuses: { status: number; body: any; retryAfter: string | null }[] = [];
+async function otherDoors(): Promise<void> {
+  const get = async (path: string, headers: Record<string, string>) => {
+    const res = await fetch(`${server.url}${path}`, { headers, signal: AbortSignal.timeout(5000) }).catch(() => null);
+    return res ? { status: res.status, body: await res.json(), retryAfter: res.headers.get('retry-after') } : { status: 0, body: null, retryAfter: null };
+  };
   while (!stop) {
-    const res = await fetch(`${server.url}/trpc/timeclock.onDuty`, { headers: { authorization: `Bearer ${admin}` }, signal: AbortSignal.timeout(5000) }).catch(() => null);
-    trpcStatuses.push(res ? { status: res.status, body: await res.json() } : { status: 0, body: null });
+    trpcStatuses.push(await get('/trpc/timeclock.onDuty', { authorization: `Bearer ${admin}` }));
+    sessionStatuses.push(await get('/auth/session', { cookie: session.cookie }));
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -130,7 +136,7 @@ await board.until(() => board.state.stats.snapshots === 1);
 
 t.test('PostgreSQL killed and shut down under 16 writers: the server survives, answers 503 at once, restarts it and serves again', async (t) => {
   const writers = Array.from({ length: WRITERS }, (_, i) => writer(i));
-  const reader = trpcReader();
+  const reader = otherDoors();
   const faults = Array.from({ length: rounds }, () => ['SIGKILL', 'SIGINT'] as const).flat();
   try {
     for (const signal of faults) {
@@ -167,7 +173,10 @@ t.test('PostgreSQL killed and shut down under 16 writers: the server survives, a
   const trpc503 = trpcStatuses.filter((s) => s.status === 503);
   t.same(trpcStatuses.filter((s) => s.status !== 200 && s.status !== 503).map((s) => s.status), [], 'the tRPC door answered 200 or 503, never 500 or nothing');
   t.ok(trpc503.length > 0, 'and 503 during the outages');
-  t.same([...new Set(trpc503.map((s) => `${s.body?.error?.json?.data?.code} ${s.body?.error?.json?.data?.retryAfterS}`))], ['SERVICE_UNAVAILABLE 1'], 'as SERVICE_UNAVAILABLE with retryAfterS');
+  t.same([...new Set(trpc503.map((s) => `${s.body?.error?.json?.data?.code} ${s.body?.error?.json?.data?.retryAfterS} ${s.retryAfter}`))], ['SERVICE_UNAVAILABLE 1 1'], 'as SERVICE_UNAVAILABLE with retryAfterS and Retry-After');
+  const session503 = sessionStatuses.filter((s) => s.status === 503);
+  t.same(sessionStatuses.filter((s) => s.status !== 200 && s.status !== 503).map((s) => s.status), [], 'GET /auth/session answered 200 or 503, never 500 or nothing');
+  t.ok(session503.length > 0 && session503.every((s) => Object.keys(s.body).join() === 'error' && s.retryAfter === '1'), 'its 503s are {error} with Retry-After');
 });
 
 t.test('every write answered 200 is in the database', async (t) => {
