@@ -77,6 +77,9 @@ t.test('unknown procedures are NOT_FOUND, wrong input BAD_REQUEST, through the s
   t.match(badTopics.data, { code: 'BAD_REQUEST', httpStatus: 400 }, 'a subscription with wrong input');
   t.same(await c.health.check.query(), { ok: true });
   t.equal(errorLines().length, before, 'no error-level log line');
+  for (const code of ['NOT_FOUND', 'BAD_REQUEST']) {
+    t.ok(logLines.some((l: any) => l.lvl === 'debug' && l.msg === 'ws call refused' && l.code === code), `${code} logged at debug`);
+  }
 });
 
 t.test('a flood of bad frames writes no error line and gets every frame answered', async (t) => {
