@@ -4,6 +4,7 @@ import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, signIn, unscopedKey } from '../helpers/fixtures.ts';
 import { openBoard, wsWithCookie } from '../helpers/live.ts';
 import { createLiveClient, watchAlarm, type LiveStatus, type WatchFrame } from '../../client-sdk/live.ts';
+import { connect } from '../../server/store/db.ts';
 
 // While PostgreSQL does not answer (deps.dbHealth down), every open live.watch and me.alarm.watch
 // gets a `status` frame saying so, and another when it answers again; the boards then go on
@@ -125,4 +126,44 @@ t.test('without the uWS socket (stock adapters) the same status frames are yield
   t.match((await it.next()).value, [id, { kind: 'status', degraded: false }]);
   abort.abort();
   t.same(await it.next(), { done: true, value: undefined });
+});
+
+t.test('a real outage: boards hear it from the database monitor; a board that connects during it is refused 503, retries, and starts once the database answers', async (t) => {
+  const s2 = await startTestServer(t);
+  await seedGuild(s2.sql, G, [{ userId: 'u1', nickname: 'Ada', badge: '1', rank: 'crew' }]);
+  const key2 = await unscopedKey(s2.sql, G);
+  const before = openBoard(s2.url, { apiKey: key2, topics: ['onDuty'] });
+  t.teardown(before.close);
+  await before.until(() => before.state.stats.snapshots === 1);
+
+  // PostgreSQL stops answering for this server: its database refuses connections, and the open ones end.
+  const name = new URL(s2.databaseUrl).pathname.slice(1);
+  const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
+  t.teardown(() => admin.end({ timeout: 1 }));
+  const reopen = () => admin.unsafe(`alter database ${name} allow_connections true`);
+  t.teardown(reopen);
+  await admin.unsafe(`alter database ${name} allow_connections false`);
+  await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+  await until(() => !s2.deps.dbHealth.up, 'the monitor sees the outage', 5000);
+  await before.until(() => before.state.degraded);
+  t.match(before.statuses, [{ degraded: true, reason: /database does not answer/ }], 'an open board hears it');
+
+  const during = openBoard(s2.url, { apiKey: key2, topics: ['onDuty'] });
+  t.teardown(during.close);
+  await during.until(() => during.state.degraded);
+  t.match(during.statuses[0], { degraded: true, reason: /database unavailable/ }, 'a new board is refused with 503 and says degraded');
+  t.same(during.errors, [], 'no error: the SDK tries again after Retry-After');
+  await new Promise((r) => setTimeout(r, 1500)); // it retries, still refused
+  t.equal(during.state.stats.snapshots, 0);
+
+  await reopen();
+  await until(() => s2.deps.dbHealth.up, 'the monitor sees PostgreSQL answer', 5000);
+  await before.until(() => !before.state.degraded);
+  t.match(before.statuses.at(-1), { degraded: false, reason: /answers again/ });
+  await during.until(() => during.state.stats.snapshots === 1, 5000);
+  t.equal(during.state.degraded, false, 'the socket opened during the outage authenticated again and subscribed');
+  await client(s2)('POST', '/admin/clock-in', { key: key2, body: { badge: 1 } });
+  await Promise.all([before, during].map((b) => b.until(() => 'u1' in b.state.topics.onDuty!)));
+  t.equal(before.state.stats.snapshots, 1, 'the open board went on without a new snapshot');
+  t.equal(before.state.stats.gaps + during.state.stats.gaps, 0);
 });
