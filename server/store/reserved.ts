@@ -14,7 +14,9 @@ import { connectionLost, isConnectionFailure } from './faults.ts';
  * - the first statement (`BEGIN`) tells us its connection, and we hear when that connection closes;
  * - from then on every query of this reservation fails with CONNECTION_CLOSED instead of running;
  * - a lost connection is never released (the pool has it back already), and one that failed for
- *   want of a connection is closed rather than reused (`discard`).
+ *   want of a connection is closed rather than reused (`release(err)`).
+ * This uses three internals of postgres.js 3.4 (a query's `handler`, the `onexecute` option its own
+ * `begin` uses, a connection's `onclose`); test/store/lost-connection.test.ts fails if they change.
  */
 export interface Reserved {
   /** The reserved connection; its queries fail with CONNECTION_CLOSED once the connection is lost. */
