@@ -301,3 +301,23 @@ t.test('nothing is left behind: rights watchers and fan-out entries are gone onc
   t.same(sessionRights(server.deps).stats, { guilds: 0, watchers: 0 });
   t.same(server.deps.fanout!.stats, { guilds: 0, views: 0, subscriptions: 0 });
 });
+
+t.test('a topic of a switched-off module is refused like its REST read (404), for keys and admins too; on again, it is watched', async (t) => {
+  t.equal((await api('PATCH', '/admin/modules', { key, body: { modules: { dispatch: false } } })).status, 200);
+  t.teardown(() => api('PATCH', '/admin/modules', { key, body: { modules: { dispatch: true } } }));
+  t.equal((await api('GET', '/units', { key })).status, 404, 'GET /units is 404');
+  for (const who of [{ key }, { session: sessions.admin }] as Who[]) {
+    const c = liveClient(who);
+    const off = await firstOf(c, ['units', 'calls', 'onDuty']);
+    t.equal(off.error?.data?.code, 'NOT_FOUND', 'live.watch of units and calls is NOT_FOUND');
+    t.match(off.error?.message, /module "dispatch" is switched off for this guild \(topics units, calls\)/);
+    t.notOk(off.frame, 'no data');
+    const onDuty = await firstOf(c, ['onDuty']);
+    t.match(onDuty.frame, { kind: 'snapshot' }, 'a topic of another module still streams');
+    c.close();
+  }
+  t.equal((await api('PATCH', '/admin/modules', { key, body: { modules: { dispatch: true } } })).status, 200);
+  const c = liveClient({ key });
+  t.match((await firstOf(c, ['units', 'calls'])).frame, { kind: 'snapshot' }, 'switched on again: watched');
+  c.close();
+});

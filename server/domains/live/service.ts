@@ -11,7 +11,8 @@ import type { Topic } from '../../hub/topics.ts';
 import { portableWatch, prepareResume } from '../../hub/watch.ts';
 import { Mailbox } from '../../hub/mailbox.ts';
 import { sessionRights } from './rights.ts';
-import { grant, narrowed, refusal } from './topic-access.ts';
+import { grant, narrowed, refusal, switchedOff } from './topic-access.ts';
+import { effectiveModules } from '../guilds/modules.ts';
 
 type GuildContext = Context & { guildId: string; principal: Principal };
 
@@ -40,6 +41,8 @@ export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: st
   const { deps, principal: p } = ctx;
   const since = p.kind === 'session' ? sessionRights(deps).generation(p.guildId) : 0;
   const granted = grant(p, topics);
+  const off = switchedOff(topics, (deps.guilds.cachedModules(ctx.guildId) ?? await deps.guilds.modules(ctx.guildId)) ?? effectiveModules({}));
+  if (off) throw off;
   if (granted.refused.length && (!parseTrackedId(lastEventId) || !granted.view.topics.length)) throw refusal(p, granted.refused);
   const hub = await deps.hub.guild(ctx.guildId);
   await prepareResume(hub, lastEventId);

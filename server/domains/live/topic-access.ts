@@ -5,6 +5,7 @@ import { checkAccess } from '../../trpc/init.ts';
 import type { Meta } from '../../trpc/meta.ts';
 import type { LiveView } from '../../hub/frames.ts';
 import { overviewCounters, type OverviewCounter, type Topic } from '../../hub/topics.ts';
+import type { ModuleName } from '../guilds/modules.ts';
 import { accessRouter } from '../access/router.ts';
 import { callsRouter } from '../calls/router.ts';
 import { dispatchRouter } from '../dispatch/router.ts';
@@ -38,6 +39,24 @@ export const topicReads: Record<Exclude<Topic, 'overview'>, Read[]> = {
   letterheads: [],
   uploads: [],
 };
+
+/**
+ * The 404 for a subscribe to topics whose every REST read belongs to a module switched off for the
+ * guild (those reads answer 404), or null. Checked when a subscription starts; a module switched
+ * off later stops the writes that feed its topics (their routes answer 404 too).
+ */
+export function switchedOff(topics: readonly Topic[], modules: Record<ModuleName, boolean>): AppError | null {
+  const off = new Map<ModuleName, Topic[]>();
+  for (const t of topics) {
+    const reads = t === 'overview' ? [] : topicReads[t];
+    const mods = reads.map((r) => r.meta.module);
+    if (!reads.length || mods.some((m) => !m || modules[m])) continue;
+    off.set(mods[0]!, [...(off.get(mods[0]!) ?? []), t]);
+  }
+  if (!off.size) return null;
+  const parts = [...off].map(([m, ts]) => `module "${m}" is switched off for this guild (topics ${ts.join(', ')})`);
+  return new AppError('NOT_FOUND', `${parts.join('; ')}; subscribe without ${[...off.values()].flat().length > 1 ? 'them' : 'it'}`);
+}
 
 function mayCall(p: Principal, meta: Meta): boolean {
   if (meta.access === 'none') return true;
