@@ -30,7 +30,7 @@ export function llmsText(model: DocRoute[], baseUrl: string): string {
   out.push(
     '',
     '## Live updates',
-    '- WebSocket `/trpc` speaks tRPC v11 (superjson). Subscribe `live.watch({topics})` for a snapshot then deltas, each tracked "<epoch>.<seq>"; resume with lastEventId. `me.alarm.watch()` gives {onDuty, alarms} on change.',
+    '- WebSocket `/trpc` speaks tRPC v11 (superjson). Subscribe `live.watch({topics})` for a snapshot then deltas, each tracked "<epoch>.<seq>"; resume with lastEventId. Each topic needs what its REST read needs (403 naming it otherwise; 404 when its module is off); `{kind:"dropped"}` frames say which topics a rights change took away, `{kind:"status", degraded}` frames that the database is unreachable or back. At most 16 subscriptions per socket, 64 per key or session. `me.alarm.watch()` gives {onDuty, alarms} on change.',
     '',
     '## Other formats',
     `- HTML reference: ${baseUrl}/docs`,
