@@ -1,5 +1,6 @@
 import t from 'tap';
 import WebSocket from 'ws';
+import { rawSocket } from '../helpers/raw-ws.ts';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, signIn, unscopedKey, scopedKey } from '../helpers/fixtures.ts';
 import { openBoard, wsWithCookie } from '../helpers/live.ts';
@@ -17,31 +18,9 @@ await seedGuild(server.sql, A, [
 await seedGuild(server.sql, B, [{ userId: 'u9', nickname: 'Bea', badge: '1', rank: 'crew' }]);
 const keyA = await unscopedKey(server.sql, A);
 const keyB = await unscopedKey(server.sql, B);
-const wsBase = `${server.url.replace('http', 'ws')}/trpc`;
 
 /** A raw socket that records every text frame and its close. */
-async function raw(opts: { params?: Record<string, string>; headers?: Record<string, string> } = {}) {
-  const ws = new WebSocket(opts.params ? `${wsBase}?connectionParams=1` : wsBase, { headers: opts.headers });
-  const messages: any[] = [];
-  let closed: { code: number; reason: string } | null = null;
-  ws.on('message', (m) => messages.push(m.toString() === 'PONG' ? 'PONG' : JSON.parse(m.toString())));
-  const closedP = new Promise<{ code: number; reason: string }>((resolve) => ws.on('close', (code, reason) => resolve((closed = { code, reason: reason.toString() }))));
-  await new Promise((resolve, reject) => { ws.on('open', resolve); ws.on('error', reject); });
-  if (opts.params) ws.send(JSON.stringify({ method: 'connectionParams', data: opts.params }));
-  return {
-    ws, messages, closedP, get closed() { return closed; },
-    send: (m: unknown) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
-    async next(pred: (m: any) => boolean = () => true, ms = 3000) {
-      const start = Date.now();
-      for (;;) {
-        const hit = messages.find(pred);
-        if (hit) return hit;
-        if (Date.now() - start > ms) throw new Error(`no matching frame; got ${JSON.stringify(messages).slice(0, 500)}`);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    },
-  };
-}
+const raw = (opts: { params?: Record<string, string>; headers?: Record<string, string> } = {}) => rawSocket(server.url, opts);
 
 t.test("guild B's socket never receives guild A's events", async (t) => {
   const boardA = openBoard(server.url, { apiKey: keyA, topics: ['onDuty', 'overview'] });
