@@ -33,6 +33,7 @@ export function loginFailedPage(reason: LoginFailure, owner: { guildId: string; 
   body { margin: 0; background: Canvas; color: CanvasText; }
   main { max-width: 36rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; }
   h1 { font-size: 1.3rem; }
+  h2 { font-size: 1.05rem; margin-top: 1.5rem; }
   code { display: block; padding: .6rem .8rem; border-radius: 6px; background: #8882; overflow-wrap: anywhere; }
   a.button { display: inline-block; margin-top: 1rem; padding: .45rem .9rem; border-radius: 6px; background: #c0392b; color: #fff; text-decoration: none; }
 </style>

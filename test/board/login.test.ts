@@ -138,3 +138,30 @@ t.test('without a session the board says how to sign in; logging out returns the
   await board.locator('#signed-out').waitFor();
   t.pass('the session is gone after a reload too');
 });
+
+t.test('at phone width (390 px) the board, the guild choice, the link page and the signed-out page fit without sideways scrolling', async (t) => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  t.teardown(() => phone.close());
+  const page = await phone.newPage();
+  const fits = async (what: string, on = page) => {
+    const { scroll, width } = await on.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    t.ok(scroll <= width, `${what}: ${scroll} px wide in a ${width} px viewport`);
+    await screenshot(on, `phone-${what}`);
+  };
+  await page.goto(await createLoginLink(server.sql, server.url, SUED, 'mia'));
+  await page.locator('#duty').getByText(/Du bist (im|außer) Dienst\./).waitFor();
+  t.ok(await page.locator('#clock-in').isVisible(), 'the clock buttons are on screen');
+  await fits('board');
+  await page.evaluate(() => localStorage.removeItem('dt.guild'));
+  await page.goto(`${server.url}/dispatch`);
+  await page.locator('#choose').waitFor();
+  await fits('choose-guild');
+  await page.goto(`${server.url}/auth/login/${'A'.repeat(43)}`);
+  await fits('unknown-login-link');
+  const fresh = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  t.teardown(() => fresh.close());
+  const signedOut = await fresh.newPage();
+  await signedOut.goto(`${server.url}/dispatch`);
+  await signedOut.locator('#signed-out').waitFor();
+  await fits('signed-out', signedOut);
+});
