@@ -47,15 +47,22 @@ export function createFanout(app: uWS.TemplatedApp) {
     }
   }
 
-  /** One frame to one subscription, in order with what it was sent before. */
-  function sendTo(hub: GuildHub, sock: LiveSocket, frame: WatchFrame): void {
+  /**
+   * Frames to one subscription, in order with what it was sent before. Stops at the backpressure
+   * limit (send answers 2): the socket then closes and the client resumes later.
+   */
+  function sendTo(hub: GuildHub, sock: LiveSocket, frames: readonly WatchFrame[]): void {
     if (!sock.isOpen()) return;
-    const tid = trackedId(hub.epoch, frame.seq);
-    // 2 = dropped at the backpressure limit: the socket closes and the client resumes later
-    sock.ws.cork(() => void sock.ws.send(envelope(sock.subIdJson, tid, serializeTracked(tid, frame)), false));
+    sock.ws.cork(() => {
+      for (const frame of frames) {
+        const tid = trackedId(hub.epoch, frame.seq);
+        if (sock.ws.send(envelope(sock.subIdJson, tid, serializeTracked(tid, frame)), false) === 2) return;
+      }
+    });
   }
 
-  function attach(hub: GuildHub, sock: LiveSocket, view: LiveView, lastEventId: string | null | undefined): () => void {
+  /** Joins the view's live bucket, sending nothing: from now on the subscription gets each event's share. Returns the detach function. */
+  function join(hub: GuildHub, sock: LiveSocket, view: LiveView): () => void {
     const setKey = viewKey(view);
     let g = guilds.get(hub);
     if (!g) {
@@ -67,19 +74,7 @@ export function createFanout(app: uWS.TemplatedApp) {
     if (!set) g.sets.set(setKey, (set = { view, lastRelevant: lastRelevantSeq(hub, view), subscribers: new Map() }));
 
     const name = bucket(hub, setKey, sock.subIdJson);
-    if (sock.isOpen()) {
-      sock.ws.cork(() => {
-        for (const frame of resumeFrames(hub, set.view, lastEventId)) {
-          const tid = trackedId(hub.epoch, frame.seq);
-          if (sock.ws.send(envelope(sock.subIdJson, tid, serializeTracked(tid, frame)), false) === 2) return;
-        }
-        if (!databaseUp) {
-          const tid = trackedId(hub.epoch, hub.head);
-          sock.ws.send(envelope(sock.subIdJson, tid, serializeTracked(tid, statusFrame(hub.head, false))), false);
-        }
-      });
-      if (sock.isOpen()) sock.ws.subscribe(name);
-    }
+    if (sock.isOpen()) sock.ws.subscribe(name);
     set.subscribers.set(sock.subIdJson, (set.subscribers.get(sock.subIdJson) ?? 0) + 1);
 
     let detached = false;
@@ -99,8 +94,16 @@ export function createFanout(app: uWS.TemplatedApp) {
   }
 
   return {
-    /** Sends the resume frames (and the degraded status, if so), then joins the live bucket. Returns the detach function. */
-    attach,
+    /**
+     * Sends the resume frames (and the degraded status, if so), then joins the live bucket, in one
+     * synchronous turn. Returns the detach function.
+     */
+    attach(hub: GuildHub, sock: LiveSocket, view: LiveView, lastEventId: string | null | undefined): () => void {
+      const frames: WatchFrame[] = resumeFrames(hub, view, lastEventId);
+      if (!databaseUp) frames.push(statusFrame(hub.head, false));
+      sendTo(hub, sock, frames);
+      return join(hub, sock, view);
+    },
     sendTo,
     /**
      * Moves a subscription to a narrower view (its rights shrank) without a snapshot: it already
@@ -108,8 +111,8 @@ export function createFanout(app: uWS.TemplatedApp) {
      */
     narrow(hub: GuildHub, sock: LiveSocket, detach: () => void, view: LiveView, dropped: WatchFrame): () => void {
       detach();
-      const next = attach(hub, sock, view, trackedId(hub.epoch, hub.head));
-      sendTo(hub, sock, dropped);
+      const next = join(hub, sock, view);
+      sendTo(hub, sock, [dropped]);
       return next;
     },
     /** Whether the database answers; every subscription hears each change, later ones a degraded state on attach. */

@@ -51,10 +51,10 @@ export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: st
   const sock = ctx.ws;
   if (sock && fanout) {
     const detach = fanout.attach(hub, sock, granted.view, lastEventId);
-    if (refusedNow) fanout.sendTo(hub, sock, refusedNow);
+    if (refusedNow) fanout.sendTo(hub, sock, [refusedNow]);
     if (p.kind === 'session') return yield* followRights(deps, p, since, hub, granted.view, detach, signal, {
       narrow: (d, view, frame) => fanout.narrow(hub, sock, d, view, frame),
-      end: (frame) => fanout.sendTo(hub, sock, frame),
+      end: (frame) => fanout.sendTo(hub, sock, [frame]),
     });
     // An API key's rights never change: nothing to follow but the end of the subscription.
     try {
