@@ -1,72 +1,49 @@
 import type { Log } from '../core/log.ts';
-import { isAlive } from './pid.ts';
-
-/** A postmaster this process owns: started by it, or taken over from an owner that is gone. */
-export interface RunningPostmaster {
-  pid: number;
-  /** Fast shutdown; resolves once it has exited. */
-  stop(): Promise<void>;
-  /** Resolves when it has exited: `unexpected` unless `stop()` asked for it. */
-  exited: Promise<{ unexpected: boolean }>;
-  /** Lets it run on: another process owns it now. */
-  disown(): void;
-}
-
-/** Postmasters taken over and not stopped: asked to stop when this process exits, like the ones it started (pg-process.ts). */
-const adopted = new Set<number>();
-process.on('exit', () => {
-  for (const pid of adopted) signal(pid, 'SIGINT');
-});
-
-function signal(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // gone already
-  }
-}
+import type { Postmaster } from './pg-process.ts';
+import { exitedWithin, isAlive, signal, stopWhenThisProcessExits } from './pid.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
 /**
  * A running postmaster that another process started (its owner was killed and left it behind).
- * It is not our child, so its exit is noticed by polling (every 250 ms).
+ * It is not our child, so its exit is noticed by polling (every 250 ms; every 50 ms once asked to
+ * stop), until it has exited or is handed on (`disown`).
  */
-export function adoptPostmaster(pid: number): RunningPostmaster {
+export function adoptPostmaster(pid: number): Postmaster {
   let stopped = false;
-  adopted.add(pid);
+  let disowned = false;
+  const forget = stopWhenThisProcessExits(pid);
   const exited = (async () => {
-    while (isAlive(pid) && !stopped) await sleep(250);
-    while (isAlive(pid)) await sleep(50);
-    adopted.delete(pid);
+    while (!stopped && isAlive(pid)) await sleep(250);
+    while (!disowned && isAlive(pid)) await sleep(50);
+    forget();
     return { unexpected: !stopped };
   })();
   return {
     pid,
     exited,
     disown() {
-      stopped = true;
-      adopted.delete(pid);
+      stopped = disowned = true;
+      forget();
     },
     async stop() {
       stopped = true;
-      adopted.delete(pid);
+      forget();
       signal(pid, 'SIGINT'); // fast shutdown
-      for (const deadline = Date.now() + 30_000; isAlive(pid) && Date.now() < deadline;) await sleep(50);
-      if (isAlive(pid)) signal(pid, 'SIGQUIT'); // immediate shutdown: it did not finish in 30 s
+      if (!(await exitedWithin(pid, 30_000))) signal(pid, 'SIGQUIT'); // immediate shutdown: it did not finish in 30 s
       await exited;
     },
   };
 }
 
 export interface SupervisedCluster {
-  first: RunningPostmaster;
+  first: Postmaster;
   port: number;
   log: Log;
   /** Restart the postmaster when it dies; false: only stop it at the end. */
   supervise: boolean;
   /** Starts the cluster's postmaster on `port` (and records it). */
-  start(port: number): Promise<RunningPostmaster>;
+  start(port: number): Promise<Postmaster>;
   freePort(): Promise<number>;
   url(port: number): string;
   /** Called after the final stop, with the port it last ran on. */
@@ -91,7 +68,7 @@ export function superviseCluster(o: SupervisedCluster) {
   let wake: (() => void) | null = null;
   const listeners: ((url: string) => void)[] = [];
 
-  const watch = (postmaster: RunningPostmaster) => {
+  const watch = (postmaster: Postmaster) => {
     void postmaster.exited.then(({ unexpected }) => {
       if (!unexpected || stopping || postmaster !== current || !o.supervise) return;
       restarting = restart(postmaster.pid).finally(() => {

@@ -6,11 +6,11 @@ import type { Log } from '../core/log.ts';
 import { binariesFor } from './pg-binaries.ts';
 import { placeCluster } from './pg-cluster-dir.ts';
 import { EmbeddedPostgresError } from './pg-error.ts';
-import { initCluster, readPostmasterLines, startPostmaster } from './pg-process.ts';
-import { isAlive } from './pid.ts';
+import { initCluster, readPostmasterLines, startPostmaster, type Postmaster } from './pg-process.ts';
+import { exitedWithin, isAlive } from './pid.ts';
 import { postgresRunAs } from './pg-user.ts';
 import { readState, withStartLock, writeState, type EmbeddedState } from './embedded-state.ts';
-import { adoptPostmaster, superviseCluster, type RunningPostmaster } from './embedded-supervisor.ts';
+import { adoptPostmaster, superviseCluster } from './embedded-supervisor.ts';
 
 /**
  * Planner settings of the embedded cluster (also for `postgres --single` in bench/statements.ts).
@@ -95,14 +95,14 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
   if (decision.kind === 'owned-by-other') {
     const waitMs = opts.ownerWaitMs ?? 15_000; // a server shuts down in a few seconds (its pool gets 5)
     log.info('waiting for the process that runs the embedded PostgreSQL to exit', { pid: decision.owner, waitS: waitMs / 1000 });
-    if (!(await exited(decision.owner, waitMs))) {
+    if (!(await exitedWithin(decision.owner, waitMs))) {
       throw new EmbeddedPostgresError(`another process (pid ${decision.owner}) runs the embedded PostgreSQL in ${dataDir}: stop it first, or give this server its own DATA_DIR`);
     }
     return startEmbeddedPostgres(dataDir, log, opts); // its cluster is stopping or gone by now
   }
   if (decision.kind === 'cli-owner') {
     log.info('waiting for the CLI command that runs the embedded PostgreSQL to end', { pid: decision.owner });
-    await exited(decision.owner, opts.startWaitMs ?? 60_000);
+    await exitedWithin(decision.owner, opts.startWaitMs ?? 60_000);
     return startEmbeddedPostgres(dataDir, log, opts);
   }
   if (decision.kind === 'reuse') return { url: url(decision.port), stop: async () => {}, onRestart: () => {} };
@@ -112,7 +112,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
   const start = (port: number) => startPostmaster({ ...cluster, port, log, flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...plannerFlags] });
   const supervise = opts.supervise ?? !!opts.exclusive;
 
-  let first: RunningPostmaster;
+  let first: Postmaster;
   if (decision.kind === 'adopt') {
     log.info(decision.fromCli
       ? 'taking over the embedded PostgreSQL from the CLI command that started it; this process now stops it when it stops'
@@ -176,15 +176,6 @@ async function waitForStarter(dataDir: string, clusterDir: string, log: Log, wai
     await new Promise((r) => setTimeout(r, 100));
     state = await readState(dataDir, existsSync(join(clusterDir, 'PG_VERSION')));
   }
-}
-
-/** Resolves true once `pid` has exited, false when it still runs after `ms`. */
-export async function exited(pid: number, ms: number): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
-    if (!isAlive(pid)) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return !isAlive(pid);
 }
 
 /**

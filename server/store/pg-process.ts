@@ -5,28 +5,22 @@ import { basename, dirname, join } from 'node:path';
 import type { Log } from '../core/log.ts';
 import { binaryPath } from './pg-binaries.ts';
 import { EmbeddedPostgresError } from './pg-error.ts';
+import { stopWhenThisProcessExits } from './pid.ts';
 import { spawnIdentity, type RunAs } from './pg-user.ts';
 
 /** A cluster to work on: the root of its binaries (bin/, lib/, share/), its directory, its user. */
 export interface ClusterProcessOptions { binaries: string; dir: string; runAs: RunAs | null }
 
+/** A postmaster this process owns: started by it (`startPostmaster`), or taken over from an owner that is gone (`adoptPostmaster`). */
 export interface Postmaster {
   pid: number;
   /** Fast shutdown (SIGINT); resolves once the postmaster has exited. Safe to call twice. */
   stop(): Promise<void>;
   /** Resolves when the postmaster has exited, stopped or not: `unexpected` unless `stop()` asked for it. */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; unexpected: boolean }>;
+  exited: Promise<{ unexpected: boolean }>;
   /** Lets it run on without this process (another process took it over): not stopped at exit, not waited for. */
   disown(): void;
 }
-
-/** Postmasters this process started and has not stopped: a safety net on exit (see below). */
-const running = new Set<ChildProcess>();
-process.on('exit', () => {
-  // Runs on process.exit() and on a crash: a postmaster must not outlive the process that owns
-  // it unnoticed. SIGINT asks it for a fast shutdown, which it completes on its own.
-  for (const child of running) child.kill('SIGINT');
-});
 
 /**
  * initdb of an empty (or missing) cluster directory: superuser `postgres` with `password`
@@ -60,16 +54,16 @@ export async function startPostmaster(o: ClusterProcessOptions & { port: number;
   // itself; a postmaster that exits without being asked is then always a fault, and restarted.
   const child = spawnAs(binaryPath(o.binaries, 'postgres'), ['-D', o.dir, '-p', String(o.port), ...o.flags], o.runAs, messagesLocale(), true);
   const output = collect(child, (line) => o.log.debug('postgres', { line }));
-  running.add(child);
+  const forget = child.pid ? stopWhenThisProcessExits(child.pid) : () => {};
   const exited = exitOf(child);
   let ready = false;
   let stopped = false;
   const ended = exited.then(({ code, signal }) => {
-    running.delete(child);
+    forget();
     if (!stopped && ready) o.log.warn('the embedded PostgreSQL exited', { code, signal, reason: reason(output()) });
     return { code, signal, unexpected: !stopped };
   }, () => {
-    running.delete(child);
+    forget();
     return { code: null, signal: null, unexpected: !stopped };
   });
   const failedStart = exited.then(({ code, signal }) => {
@@ -85,13 +79,13 @@ export async function startPostmaster(o: ClusterProcessOptions & { port: number;
     exited: ended,
     async stop() {
       stopped = true;
-      running.delete(child);
+      forget();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
       await ended;
     },
     disown() {
       stopped = true;
-      running.delete(child);
+      forget();
       child.stdout?.destroy();
       child.stderr?.destroy();
       child.unref();

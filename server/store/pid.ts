@@ -19,3 +19,38 @@ export function isAlive(pid: number): boolean {
     return !hasProc; // exited between the two looks; without /proc, as kill said
   }
 }
+
+/** Sends `sig` to `pid`; a process that is gone already is no failure. */
+export function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // gone already
+  }
+}
+
+/** Resolves true once `pid` has exited, false when it still runs after `ms` (looks every 100 ms). */
+export async function exitedWithin(pid: number, ms: number): Promise<boolean> {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
+    if (!isAlive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return !isAlive(pid);
+}
+
+/** Postmasters this process owns (started or taken over) and has not stopped or handed on. */
+const stopAtExit = new Set<number>();
+process.on('exit', () => {
+  // Runs on process.exit() and on a crash: a postmaster must not outlive the process that owns it
+  // unnoticed. SIGINT asks it for a fast shutdown, which it completes on its own.
+  for (const pid of stopAtExit) signal(pid, 'SIGINT');
+});
+
+/**
+ * Asks postmaster `pid` for a fast shutdown when this process exits, however it exits, until the
+ * returned function is called (it was stopped, it exited, or another process owns it now).
+ */
+export function stopWhenThisProcessExits(pid: number): () => void {
+  stopAtExit.add(pid);
+  return () => stopAtExit.delete(pid);
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPostmasterPid } from '../../server/store/pg-process.ts';
 import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
-import { isAlive } from '../../server/store/pid.ts';
+import { exitedWithin, isAlive } from '../../server/store/pid.ts';
 
 const bin = fileURLToPath(new URL('../../server/bin/dispatch-terminal.mjs', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,11 +61,6 @@ function cli(dataDir: string, args: string[]): Promise<{ code: number | null; st
   });
 }
 
-async function gone(pid: number, ms: number): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (!isAlive(pid)) return true;
-  return !isAlive(pid);
-}
-
 const state = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'embedded-postgres.json'), 'utf8'));
 
 t.test('a cluster orphaned by a SIGKILLed server is taken over by the next server and stopped with it', async (t) => {
@@ -87,7 +82,7 @@ t.test('a cluster orphaned by a SIGKILLed server is taken over by the next serve
 
   second.child.kill('SIGTERM');
   t.equal(await second.exited, 0, 'the second server stops cleanly');
-  t.ok(await gone(postmaster, 15_000), 'and stops the PostgreSQL it took over');
+  t.ok(await exitedWithin(postmaster, 15_000), 'and stops the PostgreSQL it took over');
   t.equal(state(dataDir).owner, undefined, 'which has no owner any more');
   t.notOk(existsSync(join(dataDir, 'pg', 'postmaster.pid')), 'shut down cleanly (no postmaster.pid left)');
 });
@@ -110,7 +105,7 @@ t.test('the CLI run while a server is starting waits for the cluster', async (t)
   const postmaster = readPostmasterPid(join(dataDir, 'pg'))!;
   server.child.kill('SIGTERM');
   t.equal(await server.exited, 0);
-  t.ok(await gone(postmaster, 15_000), 'and stops it when it stops');
+  t.ok(await exitedWithin(postmaster, 15_000), 'and stops it when it stops');
 });
 
 t.test('a server started while a CLI command runs the cluster takes it over at once; the CLI leaves it running', async (t) => {
@@ -137,5 +132,5 @@ t.test('a server started while a CLI command runs the cluster takes it over at o
   t.equal((await fetch(`${server.url}/api/v1/ready`)).status, 200, 'which still serves from it');
   server.child.kill('SIGTERM');
   t.equal(await server.exited, 0);
-  t.ok(await gone(postmaster, 15_000), 'the server stops it when it stops');
+  t.ok(await exitedWithin(postmaster, 15_000), 'the server stops it when it stops');
 });
