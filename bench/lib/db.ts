@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLog } from '../../server/core/log.ts';
 import { connect, type Sql } from '../../server/store/db.ts';
 import { startEmbeddedPostgres } from '../../server/store/embedded.ts';
 import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
+import { readPostmasterPid } from '../../server/store/pg-process.ts';
+import { isAlive } from '../../server/store/pid.ts';
 import { migrate } from '../../server/store/migrate.ts';
 
 export interface BenchDatabase {
@@ -54,18 +56,11 @@ export async function benchDatabase(): Promise<BenchDatabase> {
     const sql = connect(url, 2);
     cleanups.push(() => sql.end({ timeout: 1 }));
     await migrate(sql);
-    return { url, sql, postmasterPid: dataDir ? postmasterPid(join(dataDir, 'pg')) : null, close: cleanup };
+    return { url, sql, postmasterPid: dataDir ? readPostmasterPid(join(dataDir, 'pg')) : null, close: cleanup };
   } catch (err) {
     await cleanup();
     throw err;
   }
-}
-
-function postmasterPid(clusterDir: string): number | null {
-  const file = join(clusterDir, 'postmaster.pid');
-  if (!existsSync(file)) return null;
-  const pid = Number(readFileSync(file, 'utf8').split('\n')[0]);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
 }
 
 /**
@@ -73,25 +68,15 @@ function postmasterPid(clusterDir: string): number | null {
  * shutdown, up to 5 s), then deletes the directory (and its cluster, when it was relocated).
  */
 function removeClusterDir(dataDir: string): void {
-  const pid = postmasterPid(join(dataDir, 'pg'));
+  const pid = readPostmasterPid(join(dataDir, 'pg'));
   if (pid) {
     try {
       process.kill(pid, 'SIGINT');
       const pause = new Int32Array(new SharedArrayBuffer(4));
-      for (let waited = 0; waited < 5000 && alive(pid); waited += 50) Atomics.wait(pause, 0, 0, 50);
+      for (let waited = 0; waited < 5000 && isAlive(pid); waited += 50) Atomics.wait(pause, 0, 0, 50);
     } catch {
       // already gone
     }
   }
   removeDataDir(dataDir);
-}
-
-/** Running (a zombie, exited but not yet reaped by the event loop, counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
-  } catch {
-    return false;
-  }
 }
