@@ -71,6 +71,27 @@ t.test('a request sent while the answer before it is pending is answered after i
   t.match(JSON.parse((await conn.read()).text), { userId: 'u1' }, 'the connection goes on serving');
 });
 
+t.test('the same behind a request without a body: a write sent while a read is pending runs after it', async (t) => {
+  const conn = await RawConnection.open(server.port);
+  t.teardown(() => conn.close());
+  await withShiftsLocked(async () => {
+    await conn.write(clockStatus(1));
+    await serverWaitsOnLock();
+    await conn.write(clockIn(1)); // arrives while clock-status is pending
+    await new Promise((r) => setTimeout(r, 150));
+    t.equal(conn.pending.length, 0, 'nothing is answered before the first request is');
+    t.notOk(conn.closed, 'the connection is not closed on the request that arrived early');
+  });
+  const first = await conn.read();
+  t.equal(first.status, 200, 'clock-status answered');
+  t.match(JSON.parse(first.text), { badgeNumber: '01', clockedIn: false }, 'it ran before the clock-in that followed it');
+  const second = await conn.read();
+  t.equal(second.status, 200, 'then clock-in');
+  t.match(JSON.parse(second.text), { badgeNumber: '01', userId: 'u1', status: 'OPEN' });
+  await conn.write(clockOut(1));
+  t.match(JSON.parse((await conn.read()).text), { userId: 'u1' }, 'the connection goes on serving');
+});
+
 t.test('requests pipelined in one write behind a database request: none of them runs; each retried is answered once', async (t) => {
   const before = await shiftCount();
   const conn = await RawConnection.open(server.port);
