@@ -35,11 +35,12 @@ export const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' }
  *
  * Pipelining: uWS refuses a request that arrives while an earlier answer on its connection is still
  * pending: it closes the connection at once, and the earlier request is aborted unanswered. An
- * asynchronous door therefore `hold`s the connection once it has read its request (uWS stops
- * reading the socket, so a request the client sends meanwhile waits in the kernel and is parsed
- * after this answer, in order), and runs nothing until `afterRead()`: by then uWS has parsed
- * everything it read together with the request, and a request pipelined in that same read has
- * already closed the connection (aborted), so nothing runs whose answer could not be delivered.
+ * asynchronous door therefore awaits `ready()` once it has read its request and before it does
+ * anything: the connection is held (uWS stops reading the socket, so a request the client sends
+ * meanwhile waits in the kernel and is parsed after this answer, in order), and `ready()` resolves
+ * after uWS has parsed everything it read together with the request; false when a request
+ * pipelined in that same read has closed the connection, so nothing runs whose answer could not
+ * be delivered.
  *
  * HEAD: a reply made for a HEAD request writes the status and headers of the answer, with the
  * Content-Length the body would have, and no body.
@@ -58,6 +59,16 @@ export class Reply {
     if (this.held || this.aborted) return;
     this.held = true;
     this.res.pause();
+  }
+
+  /**
+   * Holds the connection and resolves once uWS has parsed what it read with this request: true
+   * when the request may run, false when the connection closed meanwhile (run nothing then).
+   */
+  async ready(): Promise<boolean> {
+    this.hold();
+    await afterRead();
+    return !this.aborted;
   }
 
   send(status: number, headers: Record<string, string>, body: string | Uint8Array): void {

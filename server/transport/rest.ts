@@ -5,7 +5,7 @@ import { createContext } from '../trpc/context.ts';
 import { publicMessage, toTRPCError } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
 import { parseJsonObject } from './json-body.ts';
-import { afterRead, copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
+import { copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
 
 const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
@@ -63,9 +63,7 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   const body = hasBody ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
   // Its 400s are answered before uWS parses a request pipelined behind this one: they need no I/O.
   const input = buildInput(route, http, rawParams, body);
-  if (!hasBody) reply.hold();
-  await afterRead();
-  if (reply.aborted) return; // a request pipelined behind this one closed the connection: run nothing
+  if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: run nothing
   const facts = { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: isJsonContentType(http.headers) };
   // Public procedures read no credential, so none is looked up.
   const ctx = route.meta.access === 'none'

@@ -4,7 +4,7 @@ import type { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { createContext } from '../trpc/context.ts';
-import { afterRead, copyRequest, isCrossSite, isJsonContentType, readBody, Reply } from './http.ts';
+import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply } from './http.ts';
 import { sendError } from './rest.ts';
 
 /**
@@ -17,11 +17,8 @@ export function mountTrpcHttp(app: uWS.TemplatedApp, deps: Deps): void {
     const http = copyRequest(req, true);
     (async () => {
       const method = head ? 'GET' : http.method;
-      let body: Buffer | null = null;
-      if (method === 'GET') reply.hold();
-      else body = await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes);
-      await afterRead();
-      if (reply.aborted) return; // a request pipelined behind this one closed the connection: run nothing
+      const body = method === 'GET' ? null : await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes);
+      if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: run nothing
       const url = `http://localhost${http.path}${http.query ? `?${http.query}` : ''}`;
       const request = new Request(url, { method, headers: http.headers, body: body && body.length ? new Uint8Array(body) : undefined });
       const response = await fetchRequestHandler({
