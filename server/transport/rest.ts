@@ -30,7 +30,7 @@ export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]
       // Answered inside uWS's callback: no promise, no microtask hop, the write is corked by uWS.
       if (constant?.body !== undefined && !req.getQuery()) {
         res.writeStatus('200 OK').writeHeader('content-type', jsonHeaders['content-type']);
-        if (head) res.writeHeader('content-length', constant.length!).endWithoutBody();
+        if (head) res.writeHeader('content-length', String(Buffer.byteLength(constant.body))).endWithoutBody();
         else res.end(constant.body);
         return;
       }
@@ -46,8 +46,8 @@ export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]
   }
 }
 
-/** Holder of a `rest.constant` route's body (and its length in bytes, for HEAD), filled by its first successful answer. */
-type ConstantAnswer = { body?: string; length?: string };
+/** Holder of a `rest.constant` route's body, filled by its first successful answer. */
+type ConstantAnswer = { body?: string };
 
 function constantAnswer(route: RestRoute): ConstantAnswer | null {
   const rest = route.meta.rest!;
@@ -80,7 +80,7 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
     return;
   }
   const json = JSON.stringify(output);
-  if (constant) Object.assign(constant, { body: json, length: String(Buffer.byteLength(json)) });
+  if (constant) constant.body = json;
   reply.send(200, jsonHeaders, json);
 }
 
