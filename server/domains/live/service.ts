@@ -41,7 +41,7 @@ export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: st
   const { deps, principal: p } = ctx;
   const since = p.kind === 'session' ? sessionRights(deps).generation(p.guildId) : 0;
   const granted = grant(p, topics);
-  const off = switchedOff(topics, (deps.guilds.cachedModules(ctx.guildId) ?? await deps.guilds.modules(ctx.guildId)) ?? effectiveModules({}));
+  const off = switchedOff(topics, (await deps.guilds.modules(ctx.guildId)) ?? effectiveModules({}));
   if (off) throw off;
   if (granted.refused.length && (!parseTrackedId(lastEventId) || !granted.view.topics.length)) throw refusal(p, granted.refused);
   const hub = await deps.hub.guild(ctx.guildId);
@@ -50,16 +50,23 @@ export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: st
   const { fanout } = deps;
   const sock = ctx.ws;
   if (sock && fanout) {
-    const detach = fanout.attach(hub, sock, granted.view, lastEventId);
+    let detach = fanout.attach(hub, sock, granted.view, lastEventId);
     if (refusedNow) fanout.sendTo(hub, sock, [refusedNow]);
-    if (p.kind === 'session') return yield* followRights(deps, p, since, hub, granted.view, detach, signal, {
-      narrow: (d, view, frame) => fanout.narrow(hub, sock, d, view, frame),
-      end: (frame) => fanout.sendTo(hub, sock, [frame]),
+    let revoke: (err: AppError) => void = () => {};
+    const revoked = new Promise<AppError>((resolve) => (revoke = resolve));
+    const unwatch = followRights(deps, p, since, hub, granted.view, {
+      narrow: (view, frame) => void (detach = fanout.narrow(hub, sock, detach, view, frame)),
+      end: (frame, err) => {
+        detach();
+        fanout.sendTo(hub, sock, [frame]);
+        revoke(err);
+      },
     });
-    // An API key's rights never change: nothing to follow but the end of the subscription.
     try {
-      await aborted(signal);
+      const err = await Promise.race([aborted(signal), revoked]);
+      if (err) throw err;
     } finally {
+      unwatch();
       detach();
     }
     return;
@@ -69,15 +76,16 @@ export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: st
   if (refusedNow) w.push(refusedNow);
   if (!deps.dbHealth.up) w.push(statusFrame(hub.head, false));
   const offHealth = deps.dbHealth.onChange((up) => w.push(statusFrame(hub.head, up)));
-  let view = granted.view;
-  const unwatch = p.kind === 'session' ? sessionRights(deps).watch(p, since, (next) => {
-    const change = narrowed(next, view);
-    if (!change) return;
-    view = change.view;
-    w.narrow(view);
-    w.push(droppedFrame(hub, change.dropped, view.topics, change.reason));
-    if (!view.topics.length) w.fail(new AppError('FORBIDDEN', change.reason));
-  }) : () => {};
+  const unwatch = followRights(deps, p, since, hub, granted.view, {
+    narrow: (view, frame) => {
+      w.narrow(view);
+      w.push(frame);
+    },
+    end: (frame, err) => {
+      w.push(frame);
+      w.fail(err);
+    },
+  });
   try {
     yield* w.frames(signal);
   } finally {
@@ -87,38 +95,26 @@ export async function* watch(ctx: GuildContext, topics: Topic[], lastEventId: st
 }
 
 /**
- * A session's subscription on the socket until it ends: each change of the member's rights that
- * takes something away moves it to what is left (`narrow`, with the dropped frame), or, when
- * nothing is, sends the dropped frame (`end`) and ends it with FORBIDDEN.
+ * Follows a signed-in member's rights while a subscription runs (`since`: the rights generation
+ * when `p` was read): each change that takes something away from the view calls `narrow` with what
+ * is left and the dropped frame, or, with nothing left, `end` with the dropped frame and the
+ * FORBIDDEN error that ends the subscription. API keys hold no rights machinery: their rights never
+ * change (a deleted key closes its sockets). Returns the function that stops following.
  */
-async function* followRights(
-  deps: Deps, p: SessionPrincipal, since: number, hub: GuildHub, initial: LiveView, attached: () => void, signal: AbortSignal | undefined,
-  to: { narrow(detach: () => void, view: LiveView, frame: DroppedFrame): () => void; end(frame: DroppedFrame): void },
-): AsyncGenerator<never, void> {
+function followRights(
+  deps: Deps, p: Principal, since: number, hub: GuildHub, initial: LiveView,
+  on: { narrow(view: LiveView, frame: DroppedFrame): void; end(frame: DroppedFrame, err: AppError): void },
+): () => void {
+  if (p.kind !== 'session') return () => {};
   let view = initial;
-  let detach = attached;
-  let revoke: (err: AppError) => void = () => {};
-  const revoked = new Promise<AppError>((resolve) => (revoke = resolve));
-  const unwatch = sessionRights(deps).watch(p, since, (next) => {
+  return sessionRights(deps).watch(p, since, (next) => {
     const change = narrowed(next, view);
     if (!change) return;
     view = change.view;
     const frame = droppedFrame(hub, change.dropped, view.topics, change.reason);
-    if (view.topics.length) {
-      detach = to.narrow(detach, view, frame);
-      return;
-    }
-    detach();
-    to.end(frame);
-    revoke(new AppError('FORBIDDEN', change.reason));
+    if (view.topics.length) on.narrow(view, frame);
+    else on.end(frame, new AppError('FORBIDDEN', change.reason));
   });
-  try {
-    const err = await Promise.race([aborted(signal), revoked]);
-    if (err) throw err;
-  } finally {
-    unwatch();
-    detach();
-  }
 }
 
 export interface AlarmState { onDuty: boolean; alarms: string[] }
