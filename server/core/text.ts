@@ -4,15 +4,12 @@ import { z } from 'zod';
  * The one rule for free text in an input: a string PostgreSQL can store as `text` and inside
  * `jsonb` (events, audit rows). A NUL character or a lone UTF-16 surrogate (JSON allows "\ud800")
  * would otherwise reach the database and fail there as a 500; here they are a 400 that names the
- * field. Every free-text string of every input schema is built from `plain` or `text`; strings
- * held to a pattern (ids, callsigns, codes) or an enum cannot carry either and need neither.
+ * field. Every free-text string of every input schema is built from `plain`, `text` or `trimmed`;
+ * strings held to a pattern (ids, callsigns, codes) or an enum cannot carry either and need neither.
  */
 
 /** A lone UTF-16 surrogate: a high one not followed by a low one, or a low one not preceded by a high one. */
-export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Whether PostgreSQL can store `s` as text and in jsonb. */
-export const storable = (s: string): boolean => !s.includes('\u0000') && !LONE_SURROGATE.test(s);
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Any string the database can store (no NUL, no lone surrogate); `typeError` replaces

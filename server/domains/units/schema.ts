@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Badge } from '../../core/badge.ts';
-import { plain } from '../../core/text.ts';
+import { plain, trimmed } from '../../core/text.ts';
 
 /** 1–24 characters: letters, digits, space, `.`, `_`, `/`, `-`; no space at either end. Unique per guild, case-insensitive. */
 export const Callsign = z.string()
@@ -32,7 +32,7 @@ export const StatusList = z.object({ statuses: z.array(Status) });
 export const StatusCodeParam = z.strictObject({ code: StatusCode });
 export const PutStatus = z.strictObject({
   code: StatusCode,
-  label: Label('label', 40).min(1, 'label must not be empty'),
+  label: trimmed(40, 'label'),
   color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'color must be #rrggbb').transform((c) => c.toLowerCase()),
   alarm: z.boolean(),
   position: z.number().int().min(0, 'position must be 0 to 999').max(999, 'position must be 0 to 999').optional()
