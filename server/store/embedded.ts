@@ -6,7 +6,7 @@ import type { Log } from '../core/log.ts';
 import { binariesFor } from './pg-binaries.ts';
 import { placeCluster } from './pg-cluster-dir.ts';
 import { EmbeddedPostgresError } from './pg-error.ts';
-import { initCluster, readPostmasterLines, startPostmaster, type Postmaster } from './pg-process.ts';
+import { initCluster, readPostmasterFile, startPostmaster, type Postmaster } from './pg-process.ts';
 import { exitedWithin, isAlive } from './pid.ts';
 import { postgresRunAs } from './pg-user.ts';
 import { readState, withStartLock, writeState, type EmbeddedState } from './embedded-state.ts';
@@ -39,8 +39,6 @@ export interface EmbeddedOptions {
   ownerWaitMs?: number;
   /** How long to wait for another process that is starting the cluster (initdb, postmaster start). */
   startWaitMs?: number;
-  /** Restart the postmaster when it dies while this process owns it (default: with `exclusive`). */
-  supervise?: boolean;
 }
 
 /**
@@ -57,7 +55,7 @@ export interface EmbeddedOptions {
  *   shutting down after Ctrl-C), then it is refused.
  * - A process that is starting the cluster (initdb, postmaster start) is waited for, up to
  *   `startWaitMs`, instead of racing it (the CLI during a server start).
- * - The owner with `supervise` restarts a postmaster that dies (embedded-supervisor.ts).
+ * - The owner with `exclusive` restarts a postmaster that dies (embedded-supervisor.ts).
  * Every failure it can foresee is an EmbeddedPostgresError of one line.
  */
 export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: EmbeddedOptions = {}): Promise<EmbeddedDb> {
@@ -67,26 +65,27 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
   if (runAs) chmodSync(dataDir, 0o755); // so the postgres user can enter it (a mkdtemp directory is 700)
   const clusterDir = await placeCluster(dataDir, runAs, log);
   const initialised = () => existsSync(join(clusterDir, 'PG_VERSION'));
+  /** This process as the state names an owner: a CLI command's ownership is marked, so a server takes it over. */
+  const ownedByUs = { owner: process.pid, ...(opts.exclusive ? {} : { cli: true as const }) };
 
   // Decide under the start lock: reuse, wait, take over, or mark the cluster as being started by us.
   const decision = await withStartLock(dataDir, async () => {
-    await waitForStarter(dataDir, clusterDir, log, opts.startWaitMs ?? 60_000);
+    await waitForStarter(dataDir, initialised, log, opts.startWaitMs ?? 60_000);
     let state = await readState(dataDir, initialised());
     if (!state || !initialised()) state = { port: await freePort(), password: randomBytes(18).toString('base64url') };
-    const runningPort = initialised() ? await portOfRunningCluster(clusterDir, log) : null;
-    if (runningPort !== null) {
+    const running = initialised() ? await runningPostmaster(clusterDir, log) : null;
+    if (running !== null) {
       const owner = state.owner;
       const liveOwner = owner !== undefined && owner !== process.pid && isAlive(owner);
-      if (liveOwner && !state.cli) return opts.exclusive ? { kind: 'owned-by-other' as const, state, owner: owner! } : { kind: 'reuse' as const, state, port: runningPort };
+      if (liveOwner && !state.cli) return opts.exclusive ? { kind: 'owned-by-other' as const, state, owner: owner! } : { kind: 'reuse' as const, state, port: running.port };
       // Its owner is a CLI command: another CLI waits for it to end (it stops the cluster then);
       // a server takes the cluster over, and the CLI leaves it running when it ends.
       if (liveOwner && !opts.exclusive) return { kind: 'cli-owner' as const, state, owner: owner! };
-      if (!opts.exclusive) return { kind: 'reuse' as const, state, port: runningPort }; // left behind by a killed owner, or none
-      const pid = Number(readPostmasterLines(clusterDir)?.[0]);
-      writeState(dataDir, { port: runningPort, password: state.password, owner: process.pid });
-      return { kind: 'adopt' as const, state: { ...state, port: runningPort }, pid, previousOwner: owner, fromCli: liveOwner };
+      if (!opts.exclusive) return { kind: 'reuse' as const, state, port: running.port }; // left behind by a killed owner, or none
+      writeState(dataDir, { port: running.port, password: state.password, ...ownedByUs });
+      return { kind: 'adopt' as const, state: { ...state, port: running.port }, pid: running.pid, previousOwner: owner, fromCli: liveOwner };
     }
-    writeState(dataDir, { port: state.port, password: state.password, owner: process.pid, starting: Date.now(), ...(opts.exclusive ? {} : { cli: true as const }) });
+    writeState(dataDir, { port: state.port, password: state.password, ...ownedByUs, starting: Date.now() });
     return { kind: 'start' as const, state };
   });
 
@@ -110,7 +109,6 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
   // PostgreSQL gets the real directory: the cluster's own path in its log and its lock file.
   const cluster = { binaries: await binariesFor(runAs, log), dir: existsSync(clusterDir) ? realpathSync(clusterDir) : clusterDir, runAs };
   const start = (port: number) => startPostmaster({ ...cluster, port, log, flags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', ...plannerFlags] });
-  const supervise = opts.supervise ?? !!opts.exclusive;
 
   let first: Postmaster;
   if (decision.kind === 'adopt') {
@@ -136,14 +134,14 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
       writeState(dataDir, { port: state.port, password: state.password }); // nobody is starting it any more
       throw err;
     }
-    writeState(dataDir, { port: state.port, password: state.password, owner: process.pid, ...(opts.exclusive ? {} : { cli: true as const }) });
+    writeState(dataDir, { port: state.port, password: state.password, ...ownedByUs });
   }
 
   const owned = superviseCluster({
-    first, port: state.port, log, supervise,
+    first, port: state.port, log, supervise: !!opts.exclusive,
     start: async (port) => {
       const postmaster = await start(port);
-      writeState(dataDir, { port, password: state.password, owner: process.pid });
+      writeState(dataDir, { port, password: state.password, ...ownedByUs });
       return postmaster;
     },
     freePort,
@@ -165,43 +163,36 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
  * Waits while another live process is starting the cluster (its state says `starting`), up to
  * `waitMs`; a mark older than that, or of a process that is gone, is ignored.
  */
-async function waitForStarter(dataDir: string, clusterDir: string, log: Log, waitMs: number): Promise<void> {
+async function waitForStarter(dataDir: string, initialised: () => boolean, log: Log, waitMs: number): Promise<void> {
   const starting = (s: EmbeddedState | null) => !!s?.starting && s.owner !== undefined && s.owner !== process.pid && isAlive(s.owner) && Date.now() - s.starting < waitMs;
-  let state = await readState(dataDir, existsSync(join(clusterDir, 'PG_VERSION')));
+  let state = await readState(dataDir, initialised());
   if (!starting(state)) return;
   log.info('waiting for the process that is starting the embedded PostgreSQL', { pid: state!.owner });
   const deadline = Date.now() + waitMs;
   while (starting(state)) {
     if (Date.now() > deadline) throw new EmbeddedPostgresError(`process ${state!.owner} has been starting the embedded PostgreSQL in ${dataDir} for over ${waitMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
-    state = await readState(dataDir, existsSync(join(clusterDir, 'PG_VERSION')));
+    state = await readState(dataDir, initialised());
   }
 }
 
 /**
- * Port of the postmaster running on the cluster, or null when none is. A postmaster that is still
- * starting or stopping (a restart right after Ctrl-C) is waited for, up to `waitMs`: then it is
- * either ready to reuse or gone, and this process starts its own.
+ * The postmaster running on the cluster (its pid and port), or null when none is. A postmaster that
+ * is still starting or stopping (a restart right after Ctrl-C) is waited for, up to `waitMs`: then
+ * it is either ready to reuse or gone, and this process starts its own.
  */
-async function portOfRunningCluster(clusterDir: string, log: Log, waitMs = 30_000): Promise<number | null> {
+async function runningPostmaster(clusterDir: string, log: Log, waitMs = 30_000): Promise<{ pid: number; port: number } | null> {
   const deadline = Date.now() + waitMs;
   let told = false;
   for (;;) {
-    const postmaster = readPostmaster(clusterDir);
-    if (!postmaster) return null;
-    if (postmaster.status !== 'starting' && postmaster.status !== 'stopping') return postmaster.port;
+    const postmaster = readPostmasterFile(clusterDir);
+    if (!postmaster || !isAlive(postmaster.pid)) return null;
+    if (postmaster.status !== 'starting' && postmaster.status !== 'stopping') return postmaster;
     if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL in ${clusterDir} is still ${postmaster.status} after ${waitMs / 1000} s (pid ${postmaster.pid})`);
     if (!told) log.info(`waiting for the embedded PostgreSQL, which is ${postmaster.status}`, { pid: postmaster.pid });
     told = true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** postmaster.pid of a live postmaster: its pid, port and status line (PostgreSQL writes it), else null. */
-function readPostmaster(clusterDir: string): { pid: number; port: number; status: string } | null {
-  const lines = readPostmasterLines(clusterDir);
-  const pid = Number(lines?.[0]);
-  return lines && isAlive(pid) ? { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() } : null;
 }
 
 export function freePort(): Promise<number> {

@@ -71,8 +71,8 @@ export async function startPostmaster(o: ClusterProcessOptions & { port: number;
   });
   while (!ready) {
     await Promise.race([failedStart, new Promise((resolve) => setTimeout(resolve, 50))]);
-    const pidFile = readPostmasterLines(o.dir);
-    ready = pidFile !== null && Number(pidFile[0]) === child.pid && (pidFile[7] ?? '').trim() === 'ready';
+    const pidFile = readPostmasterFile(o.dir);
+    ready = pidFile !== null && pidFile.pid === child.pid && pidFile.status === 'ready';
   }
   return {
     pid: child.pid!,
@@ -95,17 +95,23 @@ export async function startPostmaster(o: ClusterProcessOptions & { port: number;
 
 /** The pid in `<dir>/postmaster.pid`, or null when there is none. */
 export function readPostmasterPid(dir: string): number | null {
-  const pid = Number(readPostmasterLines(dir)?.[0]);
-  return Number.isInteger(pid) && pid > 0 ? pid : null;
+  return readPostmasterFile(dir)?.pid ?? null;
 }
 
-/** Lines of postmaster.pid (pid, dir, start, port, socket dir, address, shmem, status), or null. */
-export function readPostmasterLines(dir: string): string[] | null {
+/**
+ * What PostgreSQL wrote to `<dir>/postmaster.pid` (lines: pid, dir, start, port, socket dir,
+ * address, shmem, status): its pid, port and status ("starting", "ready", "stopping"), or null when
+ * there is no such file (or no valid pid in it). Its process may be gone: see pid.ts's isAlive.
+ */
+export function readPostmasterFile(dir: string): { pid: number; port: number; status: string } | null {
+  let lines: string[];
   try {
-    return readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n');
+    lines = readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n');
   } catch {
     return null; // none, or removed while we looked
   }
+  const pid = Number(lines[0]);
+  return Number.isInteger(pid) && pid > 0 ? { pid, port: Number(lines[3]), status: (lines[7] ?? '').trim() } : null;
 }
 
 /**
