@@ -25,6 +25,12 @@ export interface Reserved {
   first: Promise<unknown>;
   /** The connection closed under this reservation. */
   readonly lost: boolean;
+  /**
+   * ROLLBACK of the open transaction after `err` (its own failure ignored), unless `err` or the
+   * connection says the connection is gone: PostgreSQL ended the transaction with the session, and
+   * nothing may be sent on a lost connection.
+   */
+  rollback(err: unknown): Promise<void>;
   /** Ends the reservation: back to the pool when healthy, closed when `err` says the connection failed. */
   release(err?: unknown): void;
 }
@@ -79,6 +85,9 @@ export async function reserveGuarded(pool: postgres.Sql<{}>, firstStatement: str
     get lost() {
       return lost;
     },
+    async rollback(err) {
+      if (!lost && !isConnectionFailure(err)) await sql`rollback`.catch(() => {});
+    },
     release(err) {
       if (released) return;
       released = true;
@@ -119,7 +128,7 @@ export async function transaction<T>(pool: postgres.Sql<{}>, options: string, fn
     return result;
   } catch (err) {
     failure = err;
-    if (open && !reserved.lost && !isConnectionFailure(err)) await reserved.sql`rollback`.catch(() => {});
+    if (open) await reserved.rollback(err);
     throw err;
   } finally {
     reserved.release(failure);

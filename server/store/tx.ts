@@ -4,7 +4,6 @@ import type { Bus } from '../hub/bus.ts';
 import { eventColumns, eventOf, outboxCtes } from './outbox.ts';
 import { statement } from './statement.ts';
 import { reserveWarm } from './warm.ts';
-import { isConnectionFailure } from './faults.ts';
 import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
 
 /** Who did it, for the audit log. */
@@ -71,8 +70,7 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
     return value;
   } catch (err) {
     failure = err;
-    // A lost connection rolled back on its own (PostgreSQL ends the transaction with the session).
-    if (open && !reserved.lost && !isConnectionFailure(err)) await conn`rollback`.catch(() => {});
+    if (open) await reserved.rollback(err);
     throw err;
   } finally {
     reserved.release(failure);
