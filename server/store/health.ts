@@ -1,4 +1,6 @@
+import type { AppError } from '../core/errors.ts';
 import type { Log } from '../core/log.ts';
+import { databaseUnavailable } from './faults.ts';
 import { openProbe, renewConnections, urlOf, type Sql } from './db.ts';
 
 /**
@@ -32,6 +34,15 @@ export function createDatabaseHealth(): DatabaseHealth {
       for (const listener of [...listeners]) listener(up);
     },
   };
+}
+
+/**
+ * A request lost its database connection: `health` goes down (the monitor probes at once, and the
+ * database routes answer 503 at once until a probe succeeds); returns the 503 to answer with.
+ */
+export function databaseLost(health: DatabaseHealth, cause: unknown): AppError {
+  health.set(false);
+  return databaseUnavailable(cause);
 }
 
 export interface MonitorOptions {

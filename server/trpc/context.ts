@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { AuthResult, Credentials } from '../auth/principal.ts';
 import type { LiveSocket } from '../hub/fanout.ts';
 import { databaseUnavailable, isConnectionFailure } from '../store/faults.ts';
+import { databaseLost } from '../store/health.ts';
 
 /** Facts about the request that the access check needs beyond the credentials (CSRF defence). */
 export interface RequestFacts {
@@ -34,7 +35,6 @@ async function authenticate(deps: Deps, credentials: Credentials): Promise<AuthR
     return await deps.auth.authenticate(credentials);
   } catch (err) {
     if (!isConnectionFailure(err)) throw err;
-    deps.dbHealth.set(false);
-    return { principal: null, failure: databaseUnavailable(err) };
+    return { principal: null, failure: databaseLost(deps.dbHealth, err) };
   }
 }

@@ -7,6 +7,7 @@ import type { Context } from './context.ts';
 import type { Meta } from './meta.ts';
 import { publicMessage } from './errors.ts';
 import { databaseUnavailable, isConnectionFailure } from '../store/faults.ts';
+import { databaseLost } from '../store/health.ts';
 
 const t = initTRPC.context<Context>().meta<Meta>().create({
   transformer: superjson,
@@ -28,15 +29,8 @@ export const createCallerFactory = t.createCallerFactory;
  * the next requests are answered at once until a probe succeeds.
  */
 function mapDatabaseFaults<R extends { ok: true } | { ok: false; error: TRPCError }>(ctx: Context, result: R): R {
-  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && isConnectionFailure(result.error)) throw databaseFault(ctx, result.error);
+  if (!result.ok && result.error.code === 'INTERNAL_SERVER_ERROR' && isConnectionFailure(result.error)) throw databaseLost(ctx.deps.dbHealth, result.error);
   return result;
-}
-
-/** `err` itself, or the 503 it stands for when it is a lost connection (the database is then marked down). */
-function databaseFault(ctx: Context, err: unknown): unknown {
-  if (!isConnectionFailure(err)) return err;
-  ctx.deps.dbHealth.set(false);
-  return databaseUnavailable(err);
 }
 
 /** Every public procedure: database faults become 503 (the ones without a query never see one). */
@@ -64,7 +58,7 @@ const authorize = t.middleware(async ({ ctx, meta, type, next }) => {
   }
   if (meta.module) {
     const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId).catch((err) => {
-      throw databaseFault(ctx, err);
+      throw isConnectionFailure(err) ? databaseLost(ctx.deps.dbHealth, err) : err;
     });
     if (!mods || !mods[meta.module]) throw new AppError('NOT_FOUND', `module "${meta.module}" is switched off for this guild`);
   }
