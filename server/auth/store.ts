@@ -66,10 +66,15 @@ export async function deleteSession(db: Db, tokenHash: Buffer): Promise<boolean>
 export interface Membership { userId: string; nickname: string; isAdmin: boolean; capabilities: string[] }
 
 export async function membership(db: Db, guildId: string, userId: string): Promise<Membership | null> {
-  const [row] = await db`select p.user_id, p.nickname, p.is_admin, coalesce(r.capabilities, '{}') as capabilities
+  return (await memberships(db, guildId, [userId])).get(userId) ?? null;
+}
+
+/** The memberships of these users in the guild, in one query; a user who is no member is absent. */
+export async function memberships(db: Db, guildId: string, userIds: readonly string[]): Promise<Map<string, Membership>> {
+  const rows = await db`select p.user_id, p.nickname, p.is_admin, coalesce(r.capabilities, '{}') as capabilities
     from people p left join ranks r on r.guild_id = p.guild_id and r.id = p.rank_id
-    where p.guild_id = ${guildId} and p.user_id = ${userId}`;
-  return row ? { userId: row.user_id, nickname: row.nickname, isAdmin: row.is_admin, capabilities: row.capabilities } : null;
+    where p.guild_id = ${guildId} and p.user_id = any(${userIds as string[]}::text[])`;
+  return new Map(rows.map((row) => [row.user_id as string, { userId: row.user_id, nickname: row.nickname, isAdmin: row.is_admin, capabilities: row.capabilities }]));
 }
 
 /**

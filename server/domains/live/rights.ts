@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.ts';
 import type { SessionPrincipal } from '../../auth/principal.ts';
-import { membership } from '../../auth/store.ts';
+import { memberships } from '../../auth/store.ts';
 
 interface Watcher { principal: SessionPrincipal; update(p: SessionPrincipal | null): void }
 interface GuildWatchers { watchers: Set<Watcher>; running: boolean; again: boolean }
@@ -12,9 +12,9 @@ const registries = new WeakMap<Deps, RightsRegistry>();
  * Open subscriptions of signed-in members, re-checked when their rights may have changed: rank,
  * capability, admin and membership changes send a `guild` invalidation over the bus (to every
  * node), and so may lost messages (`onResync`). Each re-check reads the watchers' memberships from
- * PostgreSQL and hands every watcher its principal as it is now (null: no longer a member). Nothing
- * runs per frame, and nothing at all for API keys, whose rights never change (a deleted key closes
- * its sockets).
+ * PostgreSQL in one query and hands every watcher its principal as it is now (null: no longer a
+ * member). Nothing runs per frame, and nothing at all for API keys, whose rights never change (a
+ * deleted key closes its sockets).
  */
 export function sessionRights(deps: Deps): RightsRegistry {
   let registry = registries.get(deps);
@@ -57,15 +57,15 @@ function createRegistry(deps: Deps) {
     try {
       do {
         g.again = false;
-        const users = [...new Set([...g.watchers].map((w) => w.principal.userId))];
-        const found = new Map(await Promise.all(users.map(async (u) => [u, await membership(deps.sql, guildId, u)] as const)));
+        const read = new Set([...g.watchers].map((w) => w.principal.userId));
+        const found = await memberships(deps.sql, guildId, [...read]);
         for (const w of [...g.watchers]) {
           if (!g.watchers.has(w)) continue; // ended by an earlier update of this round
-          const m = found.get(w.principal.userId);
-          if (m === undefined) {
+          if (!read.has(w.principal.userId)) {
             g.again = true; // subscribed while we read: read again
             continue;
           }
+          const m = found.get(w.principal.userId);
           const next = m ? { ...w.principal, nickname: m.nickname, isAdmin: m.isAdmin, capabilities: new Set(m.capabilities) } : null;
           if (next) w.principal = next;
           try {
