@@ -32,7 +32,7 @@ export function connect(url: string, max = 10): Sql {
  * once), idle connections close after 5 minutes, and a lost connection is retried after at most
  * 1 s (postgres.js's default back-off grows to 20 s per attempt).
  */
-export const connectionTimeouts = { connect_timeout: 5, idle_timeout: 300, backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1) };
+const connectionTimeouts = { connect_timeout: 5, idle_timeout: 300, backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1) };
 
 function open(url: string, max: number, name: string): Sql {
   return postgres(url, {

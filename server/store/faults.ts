@@ -25,7 +25,7 @@ export function isConnectionFailure(err: unknown): boolean {
 }
 
 /** Seconds a client should wait before retrying: the health probe runs about twice a second. */
-export const RETRY_AFTER_S = 1;
+const RETRY_AFTER_S = 1;
 
 /** The answer while PostgreSQL is unreachable: 503 with Retry-After. */
 export function databaseUnavailable(cause?: unknown): AppError {

@@ -56,7 +56,7 @@ export interface MonitorOptions {
   downTimeoutMs: number;
 }
 
-export const defaultMonitorOptions: MonitorOptions = { upEveryMs: 1000, downEveryMs: 500, upTimeoutMs: 3000, downTimeoutMs: 1000 };
+const defaultMonitorOptions: MonitorOptions = { upEveryMs: 1000, downEveryMs: 500, upTimeoutMs: 3000, downTimeoutMs: 1000 };
 
 /**
  * Keeps `health` true to what PostgreSQL does: `select 1` on a connection of its own (not the
@@ -111,19 +111,18 @@ export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts
   function schedule(ms: number) {
     if (stopped) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void run(), ms);
+    timer = setTimeout(run, ms);
     timer.unref();
   }
 
   /** One probe at a time; the next is scheduled after it, at the interval its outcome calls for. */
-  function run(): Promise<void> {
+  function run(): void {
     running ??= check()
       .catch((err) => log.warn('database probe failed', { error: String(err) }))
       .finally(() => {
         running = null;
         schedule(health.up ? opts.upEveryMs : opts.downEveryMs);
       });
-    return running;
   }
 
   const off = health.onChange((up) => {
@@ -135,8 +134,6 @@ export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts
   schedule(opts.upEveryMs);
 
   return {
-    /** Probes now (unless a probe runs) and resolves when that probe is done. */
-    check: run,
     async stop() {
       stopped = true;
       off();
@@ -147,5 +144,3 @@ export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts
     },
   };
 }
-
-export type DatabaseMonitor = ReturnType<typeof monitorDatabase>;
