@@ -69,8 +69,8 @@ export function snapshotFor(states: Record<string, TopicState>, view: LiveView, 
   return { kind: 'snapshot', seq, prev: null, at: Date.now(), topics: picked };
 }
 
-export const DEGRADED_REASON = 'the database does not answer: changes cannot be saved, and this board shows the last state it received';
-export const RECOVERED_REASON = 'the database answers again: the board is current';
+const DEGRADED_REASON = 'the database does not answer: changes cannot be saved, and this board shows the last state it received';
+const RECOVERED_REASON = 'the database answers again: the board is current';
 
 export function statusFrame(seq: number, up: boolean): StatusFrame {
   return { kind: 'status', seq, at: Date.now(), degraded: !up, reason: up ? RECOVERED_REASON : DEGRADED_REASON };

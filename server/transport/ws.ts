@@ -39,7 +39,7 @@ const RECONNECT = JSON.stringify({ id: null, method: 'reconnect' });
  * node; a board needs one or two. Over the limit a subscribe is answered TOO_MANY_REQUESTS and the
  * socket stays open.
  */
-export const subscriptionLimits = { perSocket: 16, perCredential: 64 };
+const subscriptionLimits = { perSocket: 16, perCredential: 64 };
 /**
  * Frames up to this size are read and, when over `limits.wsMaxPayloadBytes`, answered by closing
  * with 1009; larger ones uWS cuts off itself without a close frame (1006), before buffering them.
