@@ -3,6 +3,8 @@ import { connect, type Socket } from 'node:net';
 /** One HTTP/1.1 response as read off the wire. */
 export interface RawResponse {
   status: number;
+  /** The reason phrase of the status line, e.g. `OK`. */
+  reason: string;
   /** Header names lower-cased; a repeated header keeps its last value. */
   headers: Record<string, string>;
   body: Buffer;
@@ -30,11 +32,14 @@ export class RawConnection {
     sock.on('error', () => {});
   }
 
-  static open(port: number): Promise<RawConnection> {
-    return new Promise((resolve, reject) => {
+  /** Connects to the server on `port`; given a test, the connection is closed when the test ends. */
+  static async open(port: number, t?: { teardown(fn: () => void): void }): Promise<RawConnection> {
+    const conn = await new Promise<RawConnection>((resolve, reject) => {
       const sock = connect(port, '127.0.0.1', () => resolve(new RawConnection(sock)));
       sock.once('error', reject);
     });
+    t?.teardown(() => conn.close());
+    return conn;
   }
 
   private wake() {
@@ -59,36 +64,33 @@ export class RawConnection {
       if (this.closed) throw new Error(`connection closed; unread bytes: ${JSON.stringify(this.buf.toString('latin1').slice(0, 200))}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no complete response in time; unread bytes: ${JSON.stringify(this.buf.toString('latin1').slice(0, 200))}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      await this.nextEvent(left);
     }
   }
 
   /** Waits until the server closes the connection (true) or `ms` pass (false). */
   async closedWithin(ms: number): Promise<boolean> {
     const deadline = Date.now() + ms;
-    while (!this.closed && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    while (!this.closed && Date.now() < deadline) await this.nextEvent(deadline - Date.now());
     return this.closed;
+  }
+
+  /** Resolves when bytes arrive, the connection closes, or `ms` pass, whichever is first. */
+  private nextEvent(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   private tryParse(head: boolean): RawResponse | null {
     const end = this.buf.indexOf('\r\n\r\n');
     if (end < 0) return null;
     const lines = this.buf.subarray(0, end).toString('latin1').split('\r\n');
-    const m = /^HTTP\/1\.1 (\d{3}) /.exec(lines[0]);
+    const m = /^HTTP\/1\.1 (\d{3}) (.*)$/.exec(lines[0]);
     if (!m) throw new Error(`not an HTTP/1.1 status line: ${JSON.stringify(lines[0])}`);
     const headers: Record<string, string> = {};
     for (const line of lines.slice(1)) {
@@ -101,7 +103,7 @@ export class RawConnection {
     if (this.buf.length < end + 4 + length) return null;
     const body = Buffer.from(this.buf.subarray(end + 4, end + 4 + length));
     this.buf = this.buf.subarray(end + 4 + length);
-    return { status, headers, body, text: body.toString('utf8') };
+    return { status, reason: m[2], headers, body, text: body.toString('utf8') };
   }
 
   close(): void {

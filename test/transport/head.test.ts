@@ -38,8 +38,7 @@ function sameAsGet(t: Test, what: string, { head, get }: { head: RawResponse; ge
 }
 
 t.test('HEAD of every GET route of the REST door: the GET\'s status and headers, no body, and the connection goes on', async (t) => {
-  const conn = await RawConnection.open(server.port);
-  t.teardown(() => conn.close());
+  const conn = await RawConnection.open(server.port, t);
   const routes = restRoutes(appRouter).filter((r) => r.method === 'GET');
   t.ok(routes.length > 20, `${routes.length} GET routes`);
   const statuses = new Set<number>();
@@ -55,8 +54,7 @@ t.test('HEAD of every GET route of the REST door: the GET\'s status and headers,
 });
 
 t.test('HEAD on the other doors', async (t) => {
-  const conn = await RawConnection.open(server.port);
-  t.teardown(() => conn.close());
+  const conn = await RawConnection.open(server.port, t);
   const trpc = `/trpc/timeclock.onDuty`;
   sameAsGet(t, 'HEAD /trpc query', await headAndGet(t, conn, trpc, auth));
   sameAsGet(t, 'HEAD /auth/session', await headAndGet(t, conn, '/auth/session', { cookie: session.cookie }));
@@ -74,8 +72,7 @@ t.test('HEAD on the other doors', async (t) => {
 t.test('HEAD of a one-time login link does not use it up: 405 with Allow: GET, no body', async (t) => {
   const { createLoginLink } = await import('../../server/auth/login-links.ts');
   const link = new URL(await createLoginLink(server.sql, server.url, G, 'u1'));
-  const conn = await RawConnection.open(server.port);
-  t.teardown(() => conn.close());
+  const conn = await RawConnection.open(server.port, t);
   await conn.write(rawRequest('HEAD', link.pathname));
   const head = await conn.read({ head: true });
   t.equal(head.status, 405);

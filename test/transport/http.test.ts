@@ -1,8 +1,8 @@
 import t from 'tap';
-import { connect } from 'node:net';
 import { inflateSync } from 'node:zlib';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { RawConnection, rawRequest } from '../helpers/raw-http.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createLog } from '../../server/core/log.ts';
 import { startServer } from '../../server/main.ts';
@@ -14,19 +14,6 @@ const api = client(server);
 await seedGuild(server.sql, G, [{ userId: 'u1', nickname: 'Kai', badge: '1' }]);
 const key = await unscopedKey(server.sql, G);
 
-/** Sends raw bytes and returns the raw HTTP response text (the connection is closed by us after `waitMs`). */
-function rawHttp(payload: string | Buffer, waitMs = 500): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const sock = connect(server.port, '127.0.0.1');
-    let out = '';
-    sock.on('data', (d) => (out += d.toString('latin1')));
-    sock.on('error', () => resolve(out));
-    sock.on('close', () => resolve(out));
-    sock.write(payload, (err) => err && reject(err));
-    setTimeout(() => sock.destroy(), waitMs);
-  });
-}
-
 t.test('health without auth', async (t) => {
   const res = await api('GET', '/health');
   t.equal(res.status, 200);
@@ -35,12 +22,15 @@ t.test('health without auth', async (t) => {
 });
 
 t.test('health (rest.constant) answers the same status, header and bytes every time; a query string is still refused', async (t) => {
-  const first = await rawHttp('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n', 200);
+  const conn = await RawConnection.open(server.port, t);
+  await conn.write(rawRequest('GET', '/api/v1/health'));
+  const first = await conn.read();
   for (let i = 0; i < 3; i++) {
-    const again = await rawHttp('GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n', 200);
-    t.match(again, /^HTTP\/1\.1 200 OK\r\n/);
-    t.match(again, /\r\ncontent-type: application\/json; charset=utf-8\r\n/i);
-    t.equal(again.slice(again.indexOf('\r\n\r\n')), first.slice(first.indexOf('\r\n\r\n')), 'same body');
+    await conn.write(rawRequest('GET', '/api/v1/health'));
+    const again = await conn.read();
+    t.equal(`${again.status} ${again.reason}`, '200 OK');
+    t.equal(again.headers['content-type'], 'application/json; charset=utf-8');
+    t.equal(again.text, first.text, 'same body');
   }
   const query = await api('GET', '/health?verbose=1');
   t.equal(query.status, 400, 'an unknown query parameter is a 400 on the constant route too');
@@ -113,22 +103,32 @@ t.test('a chunked body over 1 MiB without Content-Length is cut off with 413', a
   for (let i = 0; i < 20; i++) body += `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
   body += '0\r\n\r\n';
   const head = `POST /api/v1/admin/clock-in HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
-  const out = await rawHttp(head + body, 800);
-  t.match(out, /^HTTP\/1\.1 413 /, 'status 413');
-  t.match(out, /\{"error":"body larger than 1048576 bytes"\}/);
+  const conn = await RawConnection.open(server.port, t);
+  conn.write(head + body).catch(() => {}); // the server may hang up before the rest is written
+  const res = await conn.read();
+  t.equal(res.status, 413, 'status 413');
+  t.equal(res.text, '{"error":"body larger than 1048576 bytes"}');
   t.same((await api('GET', '/health')).body, { ok: true }, 'server still up');
 });
 
 t.test('a declared Content-Length over the limit is refused before reading', async (t) => {
   const head = `POST /api/v1/admin/clock-in HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{"badge":`;
-  const out = await rawHttp(head, 500);
-  t.match(out, /^HTTP\/1\.1 413 /);
+  const conn = await RawConnection.open(server.port, t);
+  await conn.write(head);
+  t.equal((await conn.read()).status, 413);
 });
 
 t.test('clients that vanish mid-request do not hurt the server', async (t) => {
   const head = `POST /api/v1/admin/clock-in HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"bad`;
-  await Promise.all(Array.from({ length: 20 }, () => rawHttp(head, 50)));
-  await rawHttp('GARBAGE \x00\x01\x02 NOT HTTP\r\n\r\n', 200);
+  /** Writes `bytes`, then hangs up after `ms` without reading. */
+  const sendAndVanish = async (bytes: string, ms: number) => {
+    const conn = await RawConnection.open(server.port, t);
+    await conn.write(bytes);
+    await new Promise((r) => setTimeout(r, ms));
+    conn.close();
+  };
+  await Promise.all(Array.from({ length: 20 }, () => sendAndVanish(head, 50))); // gone with the body half sent
+  await sendAndVanish('GARBAGE \x00\x01\x02 NOT HTTP\r\n\r\n', 200);
   const res = await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
   t.equal(res.status, 200, 'server still answers requests');
   await api('POST', '/admin/clock-out', { key, body: { badge: 1 } });

@@ -51,8 +51,7 @@ async function serverWaitsOnLock(): Promise<void> {
 }
 
 t.test('a request sent while the answer before it is pending is answered after it, in order, on a connection that stays usable', async (t) => {
-  const conn = await RawConnection.open(server.port);
-  t.teardown(() => conn.close());
+  const conn = await RawConnection.open(server.port, t);
   await withShiftsLocked(async () => {
     await conn.write(clockIn(1));
     await serverWaitsOnLock();
@@ -72,8 +71,7 @@ t.test('a request sent while the answer before it is pending is answered after i
 });
 
 t.test('the same behind a request without a body: a write sent while a read is pending runs after it', async (t) => {
-  const conn = await RawConnection.open(server.port);
-  t.teardown(() => conn.close());
+  const conn = await RawConnection.open(server.port, t);
   await withShiftsLocked(async () => {
     await conn.write(clockStatus(1));
     await serverWaitsOnLock();
@@ -94,16 +92,14 @@ t.test('the same behind a request without a body: a write sent while a read is p
 
 t.test('requests pipelined in one write behind a database request: none of them runs; each retried is answered once', async (t) => {
   const before = await shiftCount();
-  const conn = await RawConnection.open(server.port);
-  t.teardown(() => conn.close());
+  const conn = await RawConnection.open(server.port, t);
   await conn.write(clockIn(2) + clockIn(3) + clockStatus(2));
   t.ok(await conn.closedWithin(3000), 'uWS closes the connection on the second request');
   await new Promise((r) => setTimeout(r, 200)); // a clock-in that had started would have committed by now
   t.equal(await shiftCount(), before, 'no shift was opened: the clock-in whose answer could not be delivered did not run');
   t.same(await onDuty(), [], 'nobody is on duty');
   // The client retries what was not answered, one request at a time: each runs exactly once.
-  const retry = await RawConnection.open(server.port);
-  t.teardown(() => retry.close());
+  const retry = await RawConnection.open(server.port, t);
   for (const [request, expect] of [[clockIn(2), { userId: 'u2', status: 'OPEN' }], [clockIn(3), { userId: 'u3', status: 'OPEN' }], [clockStatus(2), { clockedIn: true }]] as const) {
     await retry.write(request);
     const res = await retry.read();
@@ -116,8 +112,7 @@ t.test('requests pipelined in one write behind a database request: none of them 
 
 t.test('behind requests answered without waiting (404, health, a 400, HEAD), pipelined requests are all answered in order', async (t) => {
   t.equal((await api('GET', '/health')).status, 200, 'health keeps its first answer and sends it from then on without waiting');
-  const conn = await RawConnection.open(server.port);
-  t.teardown(() => conn.close());
+  const conn = await RawConnection.open(server.port, t);
   await conn.write(
     rawRequest('GET', '/api/v1/health')
     + rawRequest('GET', '/api/v1/nope')
@@ -148,8 +143,7 @@ t.test('the other doors: /trpc, /auth/session, /auth/login, /auth/logout answer 
   const sessionReq = rawRequest('GET', '/auth/session', { headers: { cookie: session.cookie } });
 
   await t.test('/trpc: a mutation pipelined in one write with a query does not run', async (t) => {
-    const conn = await RawConnection.open(server.port);
-    t.teardown(() => conn.close());
+    const conn = await RawConnection.open(server.port, t);
     await conn.write(trpcClockIn + trpcStatus);
     t.ok(await conn.closedWithin(3000));
     await new Promise((r) => setTimeout(r, 200));
@@ -157,8 +151,7 @@ t.test('the other doors: /trpc, /auth/session, /auth/login, /auth/logout answer 
   });
 
   await t.test('/trpc and /auth/session: a request sent while the answer before it is pending', async (t) => {
-    const conn = await RawConnection.open(server.port);
-    t.teardown(() => conn.close());
+    const conn = await RawConnection.open(server.port, t);
     await withShiftsLocked(async () => {
       await conn.write(trpcClockIn);
       await serverWaitsOnLock();
@@ -178,13 +171,11 @@ t.test('the other doors: /trpc, /auth/session, /auth/login, /auth/logout answer 
 
   await t.test('/auth/login: a one-time link pipelined with another request stays unused, and signs in when opened again', async (t) => {
     const link = new URL(await createLoginLink(server.sql, server.url, G, 'u2'));
-    const conn = await RawConnection.open(server.port);
-    t.teardown(() => conn.close());
+    const conn = await RawConnection.open(server.port, t);
     await conn.write(rawRequest('GET', link.pathname) + sessionReq);
     t.ok(await conn.closedWithin(3000));
     await new Promise((r) => setTimeout(r, 200));
-    const again = await RawConnection.open(server.port);
-    t.teardown(() => again.close());
+    const again = await RawConnection.open(server.port, t);
     await again.write(rawRequest('GET', link.pathname));
     const res = await again.read();
     t.equal(res.status, 302, 'the link was not used up by the request that got no answer');
@@ -192,8 +183,7 @@ t.test('the other doors: /trpc, /auth/session, /auth/login, /auth/logout answer 
   });
 
   await t.test('/auth/logout pipelined with another request: the session is not ended', async (t) => {
-    const conn = await RawConnection.open(server.port);
-    t.teardown(() => conn.close());
+    const conn = await RawConnection.open(server.port, t);
     await conn.write(rawRequest('POST', '/auth/logout', { headers: { cookie: session.cookie } }) + sessionReq);
     t.ok(await conn.closedWithin(3000));
     await new Promise((r) => setTimeout(r, 200));
