@@ -85,20 +85,6 @@ const allowsString = (s: JsonSchema): boolean =>
   s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')) || (s.anyOf ?? s.oneOf ?? []).some(allowsString)
   || (s.type === undefined && !s.anyOf && !s.oneOf && !s.properties && !s.items); // {} takes anything
 
-/** Every place a string can go: parameters, and the body's fields at any depth (through unions and arrays). */
-export function stringSlots(op: Operation): Slot[] {
-  const out: Slot[] = op.params.filter((p) => allowsString(p.schema)).map((p) => ({ in: p.in, name: p.name, at: [], schema: p.schema }));
-  const walk = (schema: JsonSchema, at: (string | number)[]) => {
-    if (at.length && allowsString(schema)) out.push({ in: 'body', name: at.join('.'), at, schema });
-    for (const branch of [schema, ...(schema.anyOf ?? schema.oneOf ?? [])]) {
-      if (branch.properties) for (const [k, v] of Object.entries<JsonSchema>(branch.properties)) walk(v, [...at, k]);
-      if (branch.items) walk(branch.items, [...at, 0]);
-    }
-  };
-  if (op.body) walk(op.body, []);
-  return out;
-}
-
 /** Every place a value can go: parameters, and every field of the body at any depth (through unions and arrays). */
 export function fieldSlots(op: Operation): Slot[] {
   const out: Slot[] = op.params.map((p) => ({ in: p.in, name: p.name, at: [], schema: p.schema }));
@@ -111,6 +97,11 @@ export function fieldSlots(op: Operation): Slot[] {
   };
   if (op.body) walk(op.body, []);
   return out;
+}
+
+/** Every place a string can go: the places of `fieldSlots` whose schema takes a string. */
+export function stringSlots(op: Operation): Slot[] {
+  return fieldSlots(op).filter((slot) => allowsString(slot.schema));
 }
 
 /** The parts of a valid request for `op` in `world`: path values, required query values, and a body of the required fields. */
