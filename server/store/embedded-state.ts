@@ -1,5 +1,6 @@
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomically } from './atomic-file.ts';
 import { EmbeddedPostgresError } from './pg-error.ts';
 import { isAlive } from './pid.ts';
 
@@ -14,15 +15,9 @@ export interface EmbeddedState { port: number; password: string; owner?: number;
 
 const stateFile = (dataDir: string) => join(dataDir, 'embedded-postgres.json');
 
-/**
- * Writes the state atomically (a temporary file renamed over it): a reader sees the old state or
- * the new one, never a half-written file.
- */
+/** Writes the state atomically: a reader sees the old state or the new one, never a half-written file. */
 export function writeState(dataDir: string, state: EmbeddedState): void {
-  const file = stateFile(dataDir);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(state), { mode: 0o600 });
-  renameSync(temp, file);
+  writeFileAtomically(stateFile(dataDir), JSON.stringify(state));
 }
 
 function parse(text: string): EmbeddedState | null {

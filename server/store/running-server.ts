@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomically } from './atomic-file.ts';
 import { isAlive } from './pid.ts';
 
 /**
@@ -16,9 +17,7 @@ const recordFile = (dataDir: string) => join(dataDir, 'server.json');
 export function recordRunningServer(dataDir: string, publicUrl: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const record: RunningServerRecord = { pid: process.pid, publicUrl };
-  const temp = `${recordFile(dataDir)}.${process.pid}.tmp`; // written whole, then renamed: the CLI never reads half a file
-  writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
-  renameSync(temp, recordFile(dataDir));
+  writeFileAtomically(recordFile(dataDir), JSON.stringify(record)); // the CLI never reads half a file
   return () => {
     if (readRecord(dataDir)?.pid === process.pid) rmSync(recordFile(dataDir), { force: true });
   };
