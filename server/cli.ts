@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError } from './config.ts';
+import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLog } from './core/log.ts';
 import { normalizeBadge } from './core/badge.ts';
 import { openDatabase } from './store/open.ts';
@@ -39,11 +39,11 @@ function need(values: Record<string, unknown>, ...names: string[]): void {
   if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
 }
 
-async function withDb<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+async function withDb<T>(fn: (sql: Sql, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const db = await openDatabase(config, createLog(config.logLevel === 'info' ? 'warn' : config.logLevel), 2);
   try {
-    return await fn(db.sql);
+    return await fn(db.sql, config);
   } finally {
     await db.close();
   }
@@ -81,8 +81,7 @@ function recordOrWarn({ config, log }: Deps): () => void {
 }
 
 /** Base of the links the CLI prints: PUBLIC_URL when given, else the running server's own, else the one PORT/HOST make. */
-function linkBase(): string {
-  const config = loadConfig();
+function linkBase(config: Config): string {
   return config.publicUrlFixed ? config.publicUrl : (runningServerUrl(config.dataDir) ?? config.publicUrl);
 }
 
@@ -139,10 +138,10 @@ export async function main(argv: string[]): Promise<void> {
       });
     case 'login-link':
       need(values, 'guild', 'user');
-      return withDb(async (sql) => console.log(await createLoginLink(sql, linkBase(), values.guild!, values.user!)));
+      return withDb(async (sql, config) => console.log(await createLoginLink(sql, linkBase(config), values.guild!, values.user!)));
     case 'demo':
-      return withDb(async (sql) => {
-        const demo = await seedDemo(sql, linkBase());
+      return withDb(async (sql, config) => {
+        const demo = await seedDemo(sql, linkBase(config));
         if (demo) printDemo(demo);
         else console.log('demo guild exists already; get a login link with: dispatch-terminal login-link --guild 100000000000000001 --user 200000000000000001');
       });
