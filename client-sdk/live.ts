@@ -81,6 +81,53 @@ function retryAfterMs(err: unknown, attempt: number): number | null {
   return Math.max((data.retryAfterS ?? 1) * 1000, jitteredBackoff(Math.min(attempt, 4)));
 }
 
+/**
+ * Keeps one subscription going while the server refuses it for want of its database: `open`
+ * subscribes with the handlers given; a 503 refusal calls `degraded(true, message)` and subscribes
+ * again after the server's Retry-After; the first subscribe taken after refusals calls
+ * `degraded(false, 'subscribed again')` (the server then says at once if it still is degraded).
+ * Other errors go to `onError`.
+ */
+function keepSubscribed(
+  open: (handlers: { onStarted(): void; onError(err: unknown): void }) => { unsubscribe(): void },
+  degraded: (degraded: boolean, reason: string) => void,
+  onError: ((err: unknown) => void) | undefined,
+) {
+  let sub: { unsubscribe(): void } | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let refusedFor503 = 0;
+  function subscribe() {
+    sub = open({
+      onStarted: () => {
+        if (refusedFor503) degraded(false, 'subscribed again');
+        refusedFor503 = 0;
+      },
+      onError: (err) => {
+        const wait = retryAfterMs(err, refusedFor503);
+        if (wait === null) return onError?.(err);
+        refusedFor503++;
+        degraded(true, (err as Error).message);
+        retry = setTimeout(() => {
+          retry = null;
+          subscribe();
+        }, wait);
+      },
+    });
+  }
+  subscribe();
+  return {
+    /** Subscribes anew (what `open` asks for may have changed). */
+    restart() {
+      sub?.unsubscribe();
+      subscribe();
+    },
+    close() {
+      if (retry) clearTimeout(retry);
+      sub?.unsubscribe();
+    },
+  };
+}
+
 export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }) {
   const wsClient = createWSClient({
     url: wsUrl(opts.url),
@@ -110,37 +157,17 @@ export function createLiveBoard(opts: LiveBoardOptions) {
       opts.onStatus?.({ degraded: false, reason: 'reconnected' }, state);
     },
   });
-  let sub: { unsubscribe(): void } | null = null;
-  let retry: ReturnType<typeof setTimeout> | null = null;
-  let refusedFor503 = 0;
-
   function setDegraded(degraded: boolean, reason: string) {
     if (state.degraded === degraded) return;
     state.degraded = degraded;
     opts.onStatus?.({ degraded, reason }, state);
   }
 
-  function subscribe() {
-    sub = client.trpc.live.watch.subscribe({ topics: state.watching, lastEventId: state.lastEventId }, {
-      onStarted: () => {
-        // Refused for want of the database before: the server takes subscribes again (and says so if it is still degraded).
-        if (refusedFor503) setDegraded(false, 'subscribed again');
-        refusedFor503 = 0;
-      },
-      onData: ({ id, data }) => receive(id, data as WatchFrame),
-      onError: (err) => {
-        const wait = retryAfterMs(err, refusedFor503);
-        if (wait === null) return opts.onError?.(err);
-        // The server's database does not answer: the board is degraded until it subscribes again.
-        refusedFor503++;
-        setDegraded(true, (err as Error).message);
-        retry = setTimeout(() => {
-          retry = null;
-          subscribe();
-        }, wait);
-      },
-    });
-  }
+  // While the server's database does not answer, the board is degraded until it subscribes again.
+  const sub = keepSubscribed((handlers) => client.trpc.live.watch.subscribe({ topics: state.watching, lastEventId: state.lastEventId }, {
+    ...handlers,
+    onData: ({ id, data }) => receive(id, data as WatchFrame),
+  }), setDegraded, opts.onError);
 
   /** Where a resume continues: the server sends status and dropped frames at its head, a valid resume point. */
   function advance(id: string, seq: number) {
@@ -166,8 +193,7 @@ export function createLiveBoard(opts: LiveBoardOptions) {
       opts.onDropped?.({ dropped: frame.dropped, topics: frame.topics, reason: frame.reason }, state);
       if (frame.topics.length) {
         // Subscribe again with what is left, so a reconnect does not ask for the dropped topics again.
-        sub?.unsubscribe();
-        subscribe();
+        sub.restart();
       }
       return;
     }
@@ -182,8 +208,7 @@ export function createLiveBoard(opts: LiveBoardOptions) {
       if (frame.prev > state.seq) {
         // An event of our topics is missing: subscribe again from what we have.
         state.stats.gaps++;
-        sub?.unsubscribe();
-        subscribe();
+        sub.restart();
         return;
       }
       for (const [topic, ops] of Object.entries(frame.topics)) applyOps((state.topics[topic as Topic] ??= {}), ops);
@@ -194,12 +219,10 @@ export function createLiveBoard(opts: LiveBoardOptions) {
     opts.onChange?.(state, frame);
   }
 
-  subscribe();
   return {
     state,
     close() {
-      if (retry) clearTimeout(retry);
-      sub?.unsubscribe();
+      sub.close();
       client.close();
     },
   };
@@ -215,32 +238,18 @@ export function watchAlarm(opts: LiveOptions & {
   onError?: (err: unknown) => void;
 }) {
   const client = createLiveClient(opts);
-  let sub: { unsubscribe(): void } | null = null;
-  let retry: ReturnType<typeof setTimeout> | null = null;
-  let refusedFor503 = 0;
-  function subscribe() {
-    sub = client.trpc.me.alarm.watch.subscribe(undefined, {
-      onStarted: () => {
-        if (refusedFor503) opts.onStatus?.({ degraded: false, reason: 'subscribed again' });
-        refusedFor503 = 0;
-      },
-      onData: ({ data }) => ('kind' in data ? opts.onStatus?.({ degraded: data.degraded, reason: data.reason }) : opts.onState(data)),
-      onError: (err) => {
-        const wait = retryAfterMs(err, refusedFor503);
-        if (wait === null) return opts.onError?.(err);
-        if (!refusedFor503++) opts.onStatus?.({ degraded: true, reason: (err as Error).message });
-        retry = setTimeout(() => {
-          retry = null;
-          subscribe();
-        }, wait);
-      },
-    });
-  }
-  subscribe();
+  let degraded = false;
+  const sub = keepSubscribed((handlers) => client.trpc.me.alarm.watch.subscribe(undefined, {
+    ...handlers,
+    onData: ({ data }) => ('kind' in data ? opts.onStatus?.({ degraded: data.degraded, reason: data.reason }) : opts.onState(data)),
+  }), (next, reason) => {
+    if (next === degraded) return; // a run of refusals is reported once
+    degraded = next;
+    opts.onStatus?.({ degraded: next, reason });
+  }, opts.onError);
   return {
     close: () => {
-      if (retry) clearTimeout(retry);
-      sub?.unsubscribe();
+      sub.close();
       client.close();
     },
   };
