@@ -5,12 +5,18 @@ import type { Sql } from './db.ts';
 export const sqlDir = new URL('../../sql/', import.meta.url).pathname;
 const LOCK_KEY = 724011; // arbitrary, constant: all processes of this app agree on it
 
+/** The migration files, `sql/NNNN_*.sql`, in the order they are applied. */
+export function sqlFiles(): string[] {
+  return readdirSync(sqlDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+}
+
 /**
- * Applies `sql/NNNN_*.sql` in order, each in its own transaction, under a session advisory lock:
- * running twice, or from two processes at once, applies every file exactly once.
+ * Applies `sql/NNNN_*.sql` in order, in one transaction under a transaction-scoped advisory lock:
+ * running twice, or from two processes at once, applies every file exactly once. With `before`
+ * (e.g. `'0008'`), only the files named lower (tests of upgrades start from an older schema).
  */
-export async function migrate(sql: Sql): Promise<string[]> {
-  const files = readdirSync(sqlDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+export async function migrate(sql: Sql, before?: string): Promise<string[]> {
+  const files = sqlFiles().filter((f) => before === undefined || f < before);
   const applied: string[] = [];
   await sql.begin(async (tx) => {
     // A transaction-scoped advisory lock: released at commit, held across all files.

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect, type Sql } from '../../server/store/db.ts';
-import { sqlDir } from '../../server/store/migrate.ts';
+import { migrate, sqlFiles } from '../../server/store/migrate.ts';
 
 export const TEMPLATE_DB = 'dt_template';
 
@@ -27,7 +25,7 @@ export async function freshDatabase(): Promise<{ sql: Sql; url: string; drop(): 
 }
 
 /** The migration files in the order `migrate` applies them. */
-export const migrationFiles = readdirSync(sqlDir).filter((f) => /^\d{4}_.+\.sql$/.test(f)).sort();
+export const migrationFiles = sqlFiles();
 
 /**
  * An empty database with the migrations before `upTo` (e.g. `'0008'`) applied and recorded, as a
@@ -44,10 +42,6 @@ export async function databaseBefore(t: { teardown(fn: () => unknown): void }, u
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
   });
-  await sql`create table schema_migrations (name text primary key, applied_at timestamptz not null default now())`;
-  for (const f of migrationFiles.filter((f) => f < upTo)) {
-    await sql.unsafe(readFileSync(join(sqlDir, f), 'utf8'));
-    await sql`insert into schema_migrations (name) values (${f})`;
-  }
+  await migrate(sql, upTo);
   return sql;
 }
