@@ -3,14 +3,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Log } from '../../server/core/log.ts';
 import { connect } from '../../server/store/db.ts';
 import { startEmbeddedPostgres } from '../../server/store/embedded.ts';
+import { recordingLog } from '../helpers/faults.ts';
 
 /** A real embedded cluster in a temporary DATA_DIR (initdb once), stopped again before the tests. */
 const dataDir = mkdtempSync(join(tmpdir(), 'dt-embedded-'));
-const lines: string[] = [];
-const log: Log = { debug: () => {}, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
+const log = recordingLog();
+const { lines } = log;
 const first = await startEmbeddedPostgres(dataDir, log);
 await first.stop();
 t.teardown(() => rmSync(dataDir, { recursive: true, force: true }));

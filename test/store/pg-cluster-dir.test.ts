@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Log } from '../../server/core/log.ts';
 import { placeCluster, removeDataDir } from '../../server/store/pg-cluster-dir.ts';
 import { postgresRunAs } from '../../server/store/pg-user.ts';
+import { recordingLog } from '../helpers/faults.ts';
 
 const runAs = await postgresRunAs();
-const lines: string[] = [];
-const log: Log = { debug: () => {}, info: (m) => lines.push(m), warn: (m) => lines.push(m), error: (m) => lines.push(m) };
+const log = recordingLog();
+const { lines } = log;
 /** Stands for /var/lib/dispatch-terminal: a directory the postgres user can enter. */
 const base = mkdtempSync(join(tmpdir(), 'dt-cluster-base-'));
 chmodSync(base, 0o755);

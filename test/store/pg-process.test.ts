@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Log } from '../../server/core/log.ts';
+import { createLog } from '../../server/core/log.ts';
 import { initCluster, startPostmaster } from '../../server/store/pg-process.ts';
 import { EmbeddedPostgresError } from '../../server/store/pg-error.ts';
 
@@ -10,7 +10,7 @@ import { EmbeddedPostgresError } from '../../server/store/pg-error.ts';
 const binaries = mkdtempSync(join(tmpdir(), 'dt-pg-process-'));
 t.teardown(() => rmSync(binaries, { recursive: true, force: true }));
 mkdirSync(join(binaries, 'bin'));
-const log: Log = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+const log = createLog('silent');
 const cluster = { binaries, dir: join(binaries, 'cluster'), runAs: null };
 
 /** A rejection that is one line of our own error type: what the CLI prints after `error: `. */
