@@ -12,6 +12,30 @@ export function wsWithCookie(cookie: string, origin?: string) {
 }
 
 /**
+ * A WebSocket class over `Base` (plain, or `wsWithCookie(…)`) that keeps every socket it opens, so
+ * a test can cut the newest (`cut`) or pause one, and see that the client opened another.
+ */
+export function recordedSockets(Base: new (url: string, protocols?: string | string[]) => WebSocket = WebSocket) {
+  const sockets: WebSocket[] = [];
+  class Recorded extends Base {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols);
+      sockets.push(this);
+    }
+  }
+  return { WebSocket: Recorded, sockets, cut: () => sockets.at(-1)!.terminate() };
+}
+
+/** Resolves once `pred` holds (polled every 10 ms); rejects naming `what` after `ms`. */
+export async function until(pred: () => boolean, what: string, ms = 3000): Promise<void> {
+  const start = Date.now();
+  while (!pred()) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/**
  * A board through the SDK that also records every topic frame it received (`frames`), every
  * status change (`statuses`), every drop (`drops`) and every error (`errors`).
  */

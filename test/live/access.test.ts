@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { TRPCClientError } from '@trpc/client';
 import { client, startTestServer } from '../helpers/server.ts';
 import { scopedKey, seedGuild, signIn, unscopedKey } from '../helpers/fixtures.ts';
-import { openBoard, wsWithCookie } from '../helpers/live.ts';
+import { openBoard, recordedSockets, until, wsWithCookie } from '../helpers/live.ts';
 import { createLiveClient, watchAlarm, type WatchFrame } from '../../client-sdk/live.ts';
 import { insertRank } from '../../server/domains/people/store.ts';
 import type { Topic } from '../../server/hub/topics.ts';
@@ -136,23 +136,10 @@ t.test('overview carries only the counters of topics the subscriber may watch', 
   await api('POST', '/admin/clock-out', { key, body: { badge: 2 } });
 });
 
-/** A WebSocket class (with a session cookie) whose sockets the test can cut. */
-function cuttable(cookie: string) {
-  const sockets: WebSocket[] = [];
-  const Base = wsWithCookie(cookie);
-  class Cuttable extends Base {
-    constructor(url: string, protocols?: string | string[]) {
-      super(url, protocols);
-      sockets.push(this);
-    }
-  }
-  return { Cuttable, cut: () => sockets.at(-1)!.terminate(), get count() { return sockets.length; } };
-}
-
 t.test('a rank that loses a capability: open boards drop its topics with a reason, keep the rest, and stay narrowed after a reconnect', async (t) => {
   const session = await signIn(server, G, 'viewer2');
-  const ws = cuttable(session.cookie);
-  const board = openBoard(server.url, { guildId: G, topics: ['units', 'calls', 'overview', 'access'], WebSocket: ws.Cuttable });
+  const ws = recordedSockets(wsWithCookie(session.cookie));
+  const board = openBoard(server.url, { guildId: G, topics: ['units', 'calls', 'overview', 'access'], WebSocket: ws.WebSocket });
   t.teardown(board.close);
   await board.until(() => board.state.stats.snapshots === 1);
   t.ok('c1' in board.state.topics.calls!, 'sees the calls while the rank has dispatch.view');
@@ -170,7 +157,7 @@ t.test('a rank that loses a capability: open boards drop its topics with a reaso
   await api('POST', '/integrations/ingame/calls', { key, body: { externalId: 'c3', title: 'Unfall', caller: { phone: '555-0199' } } });
   ws.cut(); // the client reconnects and subscribes again
   await new Promise((r) => setTimeout(r, 300));
-  t.equal(ws.count, 2, 'reconnected');
+  t.equal(ws.sockets.length, 2, 'reconnected');
   await api('PATCH', '/admin/ranks/viewer2', { key, body: { name: 'Rank viewer2 renamed' } }); // an access notice
   await board.until(() => board.frames.some((f, i) => i >= before && f.kind === 'delta' && !!f.topics.access));
   t.notOk(board.frames.slice(before).some((f) => f.topics.calls || f.topics.units), 'nothing of the dropped topics after the drop');
@@ -200,8 +187,8 @@ t.test('overview counters are dropped one by one when only some of their topics 
 t.test('rights that grow while a board watches overview: a resume never miscounts a counter it was not given', async (t) => {
   await api('POST', '/admin/clock-in', { key, body: { badge: 1 } }); // one on duty before the board's snapshot
   const session = await signIn(server, G, 'grow');
-  const ws = cuttable(session.cookie);
-  const board = openBoard(server.url, { guildId: G, topics: ['overview'], WebSocket: ws.Cuttable });
+  const ws = recordedSockets(wsWithCookie(session.cookie));
+  const board = openBoard(server.url, { guildId: G, topics: ['overview'], WebSocket: ws.WebSocket });
   t.teardown(board.close);
   await board.until(() => board.state.stats.snapshots === 1);
   t.notOk('onDuty' in board.state.topics.overview!, 'dispatch.view only: no onDuty counter');
@@ -224,25 +211,21 @@ t.test('rights that grow while a board watches overview: a resume never miscount
 
 t.test('the stock wsLink, which re-sends its first topics after a reconnect, keeps what it may still watch', async (t) => {
   const session = await signIn(server, G, 'viewer3');
-  const ws = cuttable(session.cookie);
-  const c = liveClient({ session }, ws.Cuttable);
+  const ws = recordedSockets(wsWithCookie(session.cookie));
+  const c = liveClient({ session }, ws.WebSocket);
   t.teardown(c.close);
   const got: WatchFrame[] = [];
   const errors: unknown[] = [];
   c.trpc.live.watch.subscribe({ topics: ['units', 'access'] }, { onData: ({ data }) => got.push(data as WatchFrame), onError: (e) => errors.push(e) });
-  const until = async (pred: () => boolean) => {
-    for (let i = 0; i < 300 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
-    t.ok(pred());
-  };
-  await until(() => got.length === 1);
+  await until(() => got.length === 1, 'the snapshot');
   await api('PATCH', '/admin/ranks/viewer3', { key, body: { capabilities: [] } });
-  await until(() => got.some((f) => f.kind === 'dropped'));
+  await until(() => got.some((f) => f.kind === 'dropped'), 'the dropped frame');
   t.match(got.find((f) => f.kind === 'dropped'), { kind: 'dropped', dropped: ['units'], topics: ['access'], reason: /dispatch\.view/ });
   ws.cut();
-  await until(() => ws.count === 2 && got.filter((f) => f.kind === 'dropped').length === 2);
+  await until(() => ws.sockets.length === 2 && got.filter((f) => f.kind === 'dropped').length === 2, 'the resumed subscription\'s dropped frame');
   t.match(got.at(-1), { kind: 'dropped', dropped: ['units'], topics: ['access'] }, 'the resumed subscription starts with a dropped frame, not a 403');
   await api('PATCH', '/admin/ranks/viewer3', { key, body: { name: 'Rank viewer3 renamed' } });
-  await until(() => got.at(-1)?.kind === 'delta');
+  await until(() => got.at(-1)?.kind === 'delta', 'a delta of access');
   t.same(Object.keys((got.at(-1) as any).topics), ['access']);
   t.same(errors, []);
 });
@@ -276,10 +259,10 @@ t.test('me.alarm.watch ends with 403 when the rank loses timeclock.own.use', asy
   const errors: TRPCClientError<any>[] = [];
   const w = watchAlarm({ url: server.url, guildId: G, WebSocket: wsWithCookie(session.cookie), onState: (s) => states.push(s), onError: (e) => errors.push(e as TRPCClientError<any>) });
   t.teardown(w.close);
-  for (let i = 0; i < 300 && !states.length; i++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => states.length > 0, 'the first state');
   t.equal(states.length, 1);
   await api('PATCH', '/admin/ranks/alarmer', { key, body: { capabilities: ['dispatch.view'] } });
-  for (let i = 0; i < 300 && !errors.length; i++) await new Promise((r) => setTimeout(r, 10));
+  await until(() => errors.length > 0, 'the error');
   t.equal(errors[0]?.data?.code, 'FORBIDDEN');
   t.match(errors[0]?.message, /timeclock\.own\.use/);
 });

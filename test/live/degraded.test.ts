@@ -2,7 +2,7 @@ import t from 'tap';
 import WebSocket from 'ws';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, signIn, unscopedKey } from '../helpers/fixtures.ts';
-import { openBoard, wsWithCookie } from '../helpers/live.ts';
+import { openBoard, recordedSockets, until, wsWithCookie } from '../helpers/live.ts';
 import { createLiveClient, watchAlarm, type LiveStatus, type WatchFrame } from '../../client-sdk/live.ts';
 import { connect } from '../../server/store/db.ts';
 
@@ -18,14 +18,6 @@ await seedGuild(server.sql, G, [
 ]);
 const key = await unscopedKey(server.sql, G);
 const health = server.deps.dbHealth;
-
-async function until(pred: () => boolean, what: string, ms = 3000) {
-  const start = Date.now();
-  while (!pred()) {
-    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 t.test('boards, raw wsLink subscribers and alarm watchers hear degraded and recovered; the board then goes on', async (t) => {
   const board = openBoard(server.url, { apiKey: key, topics: ['onDuty', 'overview'] });
@@ -86,19 +78,13 @@ t.test('a subscription that attaches while degraded gets its snapshot, then the 
 });
 
 t.test('a board that reconnects while degraded hears it again; after recovery it resumes from where it was', async (t) => {
-  const sockets: WebSocket[] = [];
-  class Cuttable extends WebSocket {
-    constructor(url: string, protocols?: string | string[]) {
-      super(url, protocols);
-      sockets.push(this);
-    }
-  }
+  const { WebSocket: Cuttable, sockets, cut } = recordedSockets();
   const board = openBoard(server.url, { apiKey: key, topics: ['onDuty'], WebSocket: Cuttable });
   t.teardown(() => { board.close(); fanout.setDatabaseUp(true); });
   await board.until(() => board.state.stats.snapshots === 1);
   fanout.setDatabaseUp(false);
   await board.until(() => board.state.degraded);
-  sockets[0].terminate();
+  cut();
   await board.until(() => board.statuses.length >= 3);
   t.same(board.statuses.map((s) => s.degraded), [true, false, true], 'reset on the reconnect, then degraded again from the server');
   t.equal(sockets.length, 2);

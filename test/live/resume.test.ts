@@ -2,7 +2,7 @@ import t from 'tap';
 import WebSocket from 'ws';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
-import { openBoard } from '../helpers/live.ts';
+import { openBoard, recordedSockets } from '../helpers/live.ts';
 import { createLiveClient } from '../../client-sdk/live.ts';
 import { inGuildTx } from '../../server/store/tx.ts';
 import type { LiveFrame } from '../../server/hub/frames.ts';
@@ -75,13 +75,7 @@ t.test('the real client reconnects after the server drops it and resumes without
 });
 
 t.test('a client that stops reading is cut off, memory stays bounded, and it resumes', async (t) => {
-  const sockets: WebSocket[] = [];
-  class Recorded extends WebSocket {
-    constructor(url: string, protocols?: string | string[]) {
-      super(url, protocols);
-      sockets.push(this);
-    }
-  }
+  const { WebSocket: Recorded, sockets } = recordedSockets();
   const slow = openBoard(server.url, { apiKey: key, topics: ['units'], WebSocket: Recorded, retryDelayMs: () => 100 });
   t.teardown(slow.close);
   await slow.until(() => slow.state.stats.snapshots === 1);

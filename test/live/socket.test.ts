@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { rawSocket } from '../helpers/raw-ws.ts';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, signIn, unscopedKey, scopedKey } from '../helpers/fixtures.ts';
-import { openBoard, wsWithCookie } from '../helpers/live.ts';
+import { openBoard, until, wsWithCookie } from '../helpers/live.ts';
 import { watchAlarm } from '../../client-sdk/live.ts';
 import { inGuildTx } from '../../server/store/tx.ts';
 
@@ -137,20 +137,20 @@ t.test('me.alarm.watch: the caller’s {onDuty, alarms} now and on change', asyn
   const states: { onDuty: boolean; alarms: string[] }[] = [];
   const w = watchAlarm({ url: server.url, guildId: A, WebSocket: wsWithCookie(session.cookie), onState: (s) => states.push(s) });
   t.teardown(w.close);
-  const until = async (n: number) => { for (let i = 0; i < 300 && states.length < n; i++) await new Promise((r) => setTimeout(r, 10)); };
-  await until(1);
+  const untilStates = (n: number) => until(() => states.length >= n, `${n} alarm states`);
+  await untilStates(1);
   t.same(states[0], { onDuty: false, alarms: ['RTW-1'] }, 'same shape as GET /me/alarm');
   const rest = await api('GET', '/me/alarm', { session });
   t.same(rest.body, states[0]);
   await api('POST', '/admin/clock-in', { key: keyA, body: { badge: 2 } });
-  await until(2);
+  await untilStates(2);
   t.same(states[1], { onDuty: true, alarms: ['RTW-1'] });
   await api('POST', '/admin/clock-in', { key: keyA, body: { badge: 1 } });
   await new Promise((r) => setTimeout(r, 200));
   t.equal(states.length, 2, 'someone else clocking in changes nothing for me');
   await api('POST', '/admin/clock-out', { key: keyA, body: { badge: 1 } });
   await api('POST', '/admin/clock-out', { key: keyA, body: { badge: 2 } });
-  await until(3);
+  await untilStates(3);
   t.same(states[2], { onDuty: false, alarms: ['RTW-1'] });
 });
 

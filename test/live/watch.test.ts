@@ -5,7 +5,7 @@ import superjson from 'superjson';
 import type { AppRouter } from '../../server/trpc/app-router.ts';
 import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
-import { openBoard } from '../helpers/live.ts';
+import { openBoard, until } from '../helpers/live.ts';
 
 const G = '560000000000000001';
 const server = await startTestServer(t);
@@ -46,22 +46,14 @@ t.test('the stock @trpc/client wsLink works unchanged', async (t) => {
   t.ok(shift.clockInAt instanceof Date, 'mutation over the socket, superjson Dates');
   const got: any[] = [];
   const sub = c.live.watch.subscribe({ topics: ['onDuty'] }, { onData: (d) => got.push(d) });
-  await waitFor(() => got.length >= 1);
+  await until(() => got.length >= 1, 'the snapshot', 5000);
   t.match(got[0], { id: /^[A-Za-z0-9]+\.\d+$/, data: { kind: 'snapshot' } });
   t.ok('u2' in got[0].data.topics.onDuty);
   await c.timeclock.clockOut.mutate({ badge: 2 });
-  await waitFor(() => got.length >= 2);
+  await until(() => got.length >= 2, 'the delta', 5000);
   t.match(got[1].data, { kind: 'delta', topics: { onDuty: [{ op: 'remove', key: 'u2' }] } });
   sub.unsubscribe();
 });
-
-async function waitFor(pred: () => boolean, ms = 5000) {
-  const start = Date.now();
-  while (!pred()) {
-    if (Date.now() - start > ms) throw new Error('timeout');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 t.test('without the uWS socket (stock adapters) the same procedure yields the same tracked frames', async (t) => {
   const { createCallerFactory } = await import('../../server/trpc/init.ts');
