@@ -33,6 +33,7 @@ const resolve = (externalId: string, resolution = 'reached') =>
   api('POST', `/integrations/ingame/calls/${encodeURIComponent(externalId)}/resolve`, { key: game.key, body: { resolution } });
 const take = (externalId: string, session?: typeof dora) =>
   api('POST', `/calls/${encodeURIComponent(externalId)}/take`, session ? { session, body: {} } : { key });
+const closeSheet = (number: number) => api('POST', `/incidents/${number}/close`, { key });
 const sheet = async (number: number) => (await api('GET', `/incidents/${number}`, { key })).body;
 const openListed = async (externalId: string) =>
   (await api('GET', '/calls', { key })).body.calls.filter((c: any) => c.externalId === externalId);
@@ -227,32 +228,27 @@ const lockCall = (externalId: string) => (tx: any) => tx`select 1 from calls whe
 const lockSheet = (number: number) => (tx: any) => tx`select 1 from incidents where guild_id = ${G} and number = ${number} for update`;
 
 /**
- * A game request and the close of sheet `number`, queued behind a held lock of the sheet in the
- * order `first` says, then let go together; answers [the game request's answer, the close's].
+ * Two requests queued behind a held `lock`, the one named `first` first (each seen waiting before the
+ * next is sent), then let go together; answers each by its name.
  */
-async function raceWithClose(number: number, first: 'game' | 'close', game: () => Promise<ApiResponse>): Promise<[ApiResponse, ApiResponse]> {
-  const close = () => api('POST', `/incidents/${number}/close`, { key });
-  const release = await holding(lockSheet(number));
-  const a = first === 'game' ? game() : close();
-  await queued(1);
-  const b = first === 'game' ? close() : game();
-  await queued(2);
+async function race<K extends string>(lock: (tx: any) => Promise<unknown>, first: K, requests: Record<K, () => Promise<ApiResponse>>): Promise<Record<K, ApiResponse>> {
+  const order = [first, ...(Object.keys(requests) as K[]).filter((name) => name !== first)];
+  const release = await holding(lock);
+  const answers: Promise<ApiResponse>[] = [];
+  for (const [i, name] of order.entries()) {
+    answers.push(requests[name]());
+    await queued(i + 1);
+  }
   await release();
-  const [x, y] = await Promise.all([a, b]);
-  return first === 'game' ? [x, y] : [y, x];
+  const settled = await Promise.all(answers);
+  return Object.fromEntries(order.map((name, i) => [name, settled[i]])) as Record<K, ApiResponse>;
 }
 
 t.test('a report and a take of one call in either order: one call, taken, with both reports; nothing left open', async (t) => {
   for (const first of ['take', 'report'] as const) {
     const id = `race:take-${first}`;
     await report(id);
-    const release = await holding(lockCall(id));
-    const a = first === 'take' ? take(id) : report(id, { message: 'zweite' });
-    await queued(1);
-    const b = first === 'take' ? report(id, { message: 'zweite' }) : take(id);
-    await queued(2);
-    await release();
-    const [tk, rep] = first === 'take' ? await Promise.all([a, b]) : (await Promise.all([a, b])).reverse();
+    const { take: tk, report: rep } = await race(lockCall(id), first, { take: () => take(id), report: () => report(id, { message: 'zweite' }) });
     t.equal(tk.status, 200, `${first} first: take`);
     t.equal(rep.status, 200, `${first} first: report`);
     t.same(await callRows(id), ['taken:2'], `${first} first: one call with both reports`);
@@ -266,7 +262,7 @@ t.test('a report and the close of its sheet in either order: the entry before th
   for (const first of ['report', 'close'] as const) {
     const id = `race:close-${first}`;
     const { incident } = await taken(id);
-    const [rep, close] = await raceWithClose(incident.number, first === 'report' ? 'game' : 'close', () => report(id));
+    const { report: rep, close } = await race(lockSheet(incident.number), first, { report: () => report(id), close: () => closeSheet(incident.number) });
     t.equal(rep.status, 200, `${first} first: report`);
     t.equal(close.status, 200, `${first} first: close`);
     const kinds = (await sheet(incident.number)).entries.map((e: any) => e.kind);
@@ -286,7 +282,7 @@ t.test('a resolve and the close of its sheet in either order: resolved either wa
   for (const first of ['resolve', 'close'] as const) {
     const id = `race:resolve-${first}`;
     const { incident } = await taken(id);
-    const [res, close] = await raceWithClose(incident.number, first === 'resolve' ? 'game' : 'close', () => resolve(id));
+    const { resolve: res, close } = await race(lockSheet(incident.number), first, { resolve: () => resolve(id), close: () => closeSheet(incident.number) });
     t.equal(res.status, 200, `${first} first: resolve`);
     t.equal(close.status, 200, `${first} first: close`);
     t.same(await callRows(id), ['resolved:1']);
@@ -308,7 +304,7 @@ t.test('unforced: concurrent re-reports all land on the taken call, counted with
     const { call, incident } = await taken(id);
     const results = await Promise.all([
       ...Array.from({ length: 4 }, () => report(id)),
-      api('POST', `/incidents/${incident.number}/close`, { key }),
+      closeSheet(incident.number),
     ]);
     t.same(results.map((r) => r.status), [200, 200, 200, 200, 200], `round ${round}`);
     const entries = (await sheet(incident.number)).entries;
