@@ -55,8 +55,8 @@ const PORT_TAKEN_ATTEMPTS = 3;
 
 /**
  * Owns the cluster's postmaster for the rest of this process: a postmaster that dies (SIGKILL, a
- * crash, a shutdown nobody here asked for) is restarted on the same port, with back-off (0.2 s,
- * doubling up to 5 s, for as long as it takes), each attempt logged. A port that another program
+ * crash, a shutdown nobody here asked for) is restarted on the same port, first after 0.1 s, then
+ * with back-off (0.2 s, doubling up to 5 s, for as long as it takes), each attempt logged. A port that another program
  * took meanwhile is given up after three attempts for a free one; listeners of `onRestart` hear
  * the new URL. `stop()` ends it for good.
  */
