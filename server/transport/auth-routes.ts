@@ -7,7 +7,7 @@ import { readCookie } from '../auth/principal.ts';
 import { deleteSession, liveSessionUser, loginTokenState, SESSION_ABSOLUTE_MS, touchSession } from '../auth/store.ts';
 import { guildsOfUser } from '../domains/guilds/store.ts';
 import { loginFailedPage } from './login-pages.ts';
-import { afterRead, copyRequest, isCrossSite, Reply } from './http.ts';
+import { copyRequest, isCrossSite, Reply } from './http.ts';
 import { sendError } from './rest.ts';
 
 const boardUrl = (guildId: string) => `/dispatch?guild=${encodeURIComponent(guildId)}`;
@@ -32,10 +32,8 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
     const reply = new Reply(res);
     const token = req.getParameter(0) ?? '';
     const cookie = req.getHeader('cookie');
-    reply.hold();
     (async () => {
-      await afterRead();
-      if (reply.aborted) return; // a request pipelined behind this one closed the connection: the link stays unused
+      if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: the link stays unused
       const session = await redeemLoginLink(deps.sql, token);
       if (session) {
         reply.send(302, {
@@ -64,10 +62,8 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
   const session = (head: boolean) => (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
     const reply = new Reply(res, head);
     const cookie = req.getHeader('cookie');
-    reply.hold();
     (async () => {
-      await afterRead();
-      if (reply.aborted) return;
+      if (!(await reply.ready())) return;
       const user = await sessionUserOf(cookie);
       if (!user) throw new AppError('UNAUTHORIZED', 'not signed in: open a login link');
       touchSession(deps.sql, user.hash).catch(() => {}); // an opened board counts as use; best effort
@@ -77,26 +73,27 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
   app.get('/auth/session', session(false));
   app.head('/auth/session', session(true));
 
+  /** The stored hash of the session token the cookie header carries, if it carries one. */
+  function sessionHashOf(cookie: string | undefined): Buffer | null {
+    const token = cookie ? readCookie(cookie, name) : undefined;
+    return token ? hashSecret(token) : null;
+  }
+
   /** The live session the cookie header carries, or null. */
   async function sessionUserOf(cookie: string) {
-    const token = cookie ? readCookie(cookie, name) : undefined;
-    if (!token) return null;
-    const hash = hashSecret(token);
-    const live = await liveSessionUser(deps.sql, hash);
-    return live ? { userId: live.userId, hash } : null;
+    const hash = sessionHashOf(cookie);
+    const live = hash && await liveSessionUser(deps.sql, hash);
+    return live ? { userId: live.userId, hash: hash! } : null;
   }
 
   app.post('/auth/logout', (res, req) => {
     const reply = new Reply(res);
     const http = copyRequest(req);
-    reply.hold(); // a body is not read (uWS skips it)
-    (async () => {
-      await afterRead();
-      if (reply.aborted) return; // a request pipelined behind this one closed the connection: the session stays
+    (async () => { // a body is not read (uWS skips it)
+      if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: the session stays
       if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused');
-      const token = http.headers.cookie ? readCookie(http.headers.cookie, name) : undefined;
-      if (token) {
-        const hash = hashSecret(token);
+      const hash = sessionHashOf(http.headers.cookie);
+      if (hash) {
         await deleteSession(deps.sql, hash);
         deps.bus.invalidate({ kind: 'session', id: hash.toString('hex') });
       }

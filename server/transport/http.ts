@@ -104,7 +104,7 @@ export class Reply {
  * runs after the poll phase that delivered it). Microtasks and nextTicks do not: uWS runs them
  * between one request's handler and the parsing of the next.
  */
-export function afterRead(): Promise<void> {
+function afterRead(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
