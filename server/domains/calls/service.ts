@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Actor, type Tx } from '../../store/tx.ts';
-import { addCallEntry, lockOpenSheet, openIncident } from '../incidents/service.ts';
+import { appendEntry, lockOpenSheet, openIncident } from '../incidents/service.ts';
 import { checkReportRate } from './rate-limit.ts';
 import { callLimits, type CallOut, type ReportCallInput } from './schema.ts';
 import * as store from './store.ts';
@@ -42,7 +42,7 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
       // Taken, its sheet still open: the same incident, reported again. Not an open call (no cap, no `calls` op).
       const call = (await store.reReportTakenCall(tx.sql, guildId, last!.id, report))!;
       const text = `Erneute Meldung (${call.reportCount}.): ${input.title}${input.message?.trim() ? ` – ${input.message}` : ''}`;
-      await addCallEntry(tx, sheet, 'report', text, who.by);
+      await appendEntry(tx, sheet, 'report', text, who.by);
       return call;
     }
     const result = await store.upsertOpenCall(tx.sql, guildId, report, callLimits.openCalls);
@@ -72,7 +72,7 @@ export async function resolveCall(deps: Deps, guildId: string, externalId: strin
       tx.emit('calls', { op: 'remove', key: externalId });
       tx.emit('overview', { op: 'add', field: 'openCalls', by: -1 });
     }
-    if (sheet !== null) await addCallEntry(tx, sheet, 'resolved', `Meldung ${externalId} vom Spiel abgeschlossen: ${resolution}`, who.by);
+    if (sheet !== null) await appendEntry(tx, sheet, 'resolved', `Meldung ${externalId} vom Spiel abgeschlossen: ${resolution}`, who.by);
     tx.audit('calls.resolve', who.actor, { externalId, callId: call.id, resolution, ...(call.incidentNumber !== null ? { incidentNumber: call.incidentNumber } : {}) });
     return call;
   });

@@ -52,8 +52,11 @@ export async function lockOpenSheet(tx: Tx, number: number): Promise<boolean> {
   return (await store.lockIncident(tx.sql, tx.guildId, number))?.state === 'open';
 }
 
-/** Adds an entry about the sheet's game call to sheet `number`, locked open by `lockOpenSheet`; the sheet itself does not change. */
-export async function addCallEntry(tx: Tx, number: number, kind: 'report' | 'resolved', text: string, by: ActorName) {
+/**
+ * Adds an entry that does not change the sheet (a note, or what the game says about the sheet's
+ * call) to sheet `number`, which the caller holds locked open; with its `entry` notice.
+ */
+export async function appendEntry(tx: Tx, number: number, kind: 'note' | 'report' | 'resolved', text: string, by: ActorName) {
   const entry = await store.insertEntry(tx.sql, tx.guildId, number, kind, text, by);
   tx.emit('einsatzEntries', { op: 'entry', number, entry: liveEntry(entry) });
   return entry;
@@ -118,8 +121,7 @@ export async function releaseUnit(deps: Deps, guildId: string, number: number, c
 export async function addEntry(deps: Deps, guildId: string, number: number, text: string, who: Who) {
   return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
     await lockOpen(tx, number);
-    const entry = await store.insertEntry(tx.sql, guildId, number, 'note', text, who.by);
-    tx.emit('einsatzEntries', { op: 'entry', number, entry: liveEntry(entry) });
+    const entry = await appendEntry(tx, number, 'note', text, who.by);
     tx.audit('incident.entry_add', who.actor, { number, entryId: entry.id });
     return entry;
   });
