@@ -7,13 +7,14 @@ import { openBoard, recordedSockets, until, wsWithCookie } from '../helpers/live
 import { createLiveClient, watchAlarm, type WatchFrame } from '../../client-sdk/live.ts';
 import { insertRank } from '../../server/domains/people/store.ts';
 import type { Topic } from '../../server/hub/topics.ts';
+import { inGuildTx } from '../../server/store/tx.ts';
 
 // live.watch obeys the rights of the REST reads: a topic is watched by whoever may read it through
 // REST, on subscribe and again whenever a rank, its capabilities or an admin flag change.
 const G = '564000000000000001';
 const server = await startTestServer(t);
 const api = client(server);
-const ranks = ['viewer', 'viewer2', 'viewer3', 'viewer4', 'viewer5', 'viewer6', 'mixed', 'grow', 'alarmer'];
+const ranks = ['viewer', 'viewer2', 'viewer3', 'viewer4', 'viewer5', 'viewer6', 'viewer7', 'mixed', 'grow', 'alarmer'];
 await seedGuild(server.sql, G, [
   { userId: 'nobody', nickname: 'Nora Nobody', badge: '1', rank: null },
   { userId: 'crew', nickname: 'Carl Crew', badge: '2', rank: 'crew' },
@@ -276,6 +277,39 @@ t.test('queries on a socket opened before a rights change run with the rights as
   const err = await c.trpc.units.list.query().then(() => null, (e) => e as TRPCClientError<any>);
   t.equal(err?.data?.code, 'FORBIDDEN', 'refused on the same socket right after the change');
   t.same(await c.trpc.me.alarm.get.query(), { onDuty: false, alarms: [] }, 'and the new capability applies');
+});
+
+t.test('without the uWS socket (stock adapters) a session\'s subscriptions narrow and end the same way', async (t) => {
+  const { createCallerFactory } = await import('../../server/trpc/init.ts');
+  const { appRouter } = await import('../../server/trpc/app-router.ts');
+  const { createContext } = await import('../../server/trpc/context.ts');
+  const session = await signIn(server, G, 'viewer7');
+  const ctx = await createContext(server.deps, { cookie: session.cookie, guildHeader: G }, { crossSite: false, jsonBody: true });
+  const abort = new AbortController();
+  const caller = createCallerFactory(appRouter)(ctx, { signal: abort.signal });
+  const watchOf = async (topics: Topic[]) => ((await caller.live.watch({ topics })) as AsyncIterable<any>)[Symbol.asyncIterator]();
+  const narrows = await watchOf(['units', 'access']);
+  const ends = await watchOf(['units']);
+  t.match((await narrows.next()).value, [String, { kind: 'snapshot' }]);
+  t.match((await ends.next()).value, [String, { kind: 'snapshot' }]);
+
+  await api('PATCH', '/admin/ranks/viewer7', { key, body: { capabilities: [] } });
+  let frame = (await narrows.next()).value[1];
+  if (frame.kind === 'delta') {
+    t.same(Object.keys(frame.topics), ['access'], 'the rank change\'s own notice, before the re-check');
+    frame = (await narrows.next()).value[1];
+  }
+  t.match(frame, { kind: 'dropped', dropped: ['units'], topics: ['access'], reason: /dispatch\.view/ });
+  t.match((await ends.next()).value, [String, { kind: 'dropped', dropped: ['units'], topics: [] }]);
+  await t.rejects(ends.next(), { code: 'FORBIDDEN', message: /your rights changed: you may no longer watch units/ }, 'nothing left: FORBIDDEN ends it');
+
+  await inGuildTx(server.sql, server.deps.bus, G, async (tx) => tx.emit('units', { op: 'upsert', key: 'RTW-7', value: { callsign: 'RTW-7' } }));
+  await api('PATCH', '/admin/ranks/viewer7', { key, body: { name: 'Rank viewer7 renamed' } }); // an access notice
+  const next = (await narrows.next()).value[1];
+  t.match(next, { kind: 'delta' });
+  t.same(Object.keys(next.topics), ['access'], 'the narrowed subscription goes on with what is left: the units event before it is not sent');
+  abort.abort();
+  t.same(await narrows.next(), { done: true, value: undefined });
 });
 
 t.test('nothing is left behind: rights watchers and fan-out entries are gone once the boards close', async (t) => {
