@@ -14,9 +14,9 @@ import superjson from 'superjson';
 import type { AppRouter } from '../server/trpc/app-router.ts';
 import type { DroppedFrame, LiveFrame, StatusFrame, WatchFrame } from '../server/hub/frames.ts';
 import { applyOps, type TopicState } from '../server/hub/reducers.ts';
-import type { Topic } from '../server/hub/topics.ts';
+import type { Op, Topic } from '../server/hub/topics.ts';
 
-export type { DroppedFrame, LiveFrame, StatusFrame, Topic, TopicState, WatchFrame };
+export type { DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame };
 
 export interface LiveOptions {
   /** Server root (`http://…` or `ws://…`), without /trpc. */
@@ -47,6 +47,8 @@ export interface LiveBoardOptions extends LiveOptions {
   /** The server stopped sending `dropped` (its rank or rights changed); the state no longer holds them, `state.watching` is what is left. */
   onDropped?: (drop: { dropped: string[]; topics: Topic[]; reason: string }, state: LiveState) => void;
   onError?: (err: unknown) => void;
+  /** The WebSocket opened (true) or closed (false; the client reconnects by itself and resumes). */
+  onConnection?: (open: boolean) => void;
 }
 
 export interface LiveState {
@@ -157,6 +159,15 @@ export function createLiveBoard(opts: LiveBoardOptions) {
       opts.onStatus?.({ degraded: false, reason: 'reconnected' }, state);
     },
   });
+  if (opts.onConnection) {
+    let open = false;
+    client.wsClient.connectionState.subscribe({
+      next: (s) => {
+        const now = s.state === 'pending';
+        if (now !== open) opts.onConnection!((open = now));
+      },
+    });
+  }
   function setDegraded(degraded: boolean, reason: string) {
     if (state.degraded === degraded) return;
     state.degraded = degraded;

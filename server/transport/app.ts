@@ -5,7 +5,7 @@ import { mountAuthRoutes } from './auth-routes.ts';
 import { Reply } from './http.ts';
 import { mountRest } from './rest.ts';
 import { restRoutes, type RestRoute } from './routes.ts';
-import { mountRootRedirect } from './static.ts';
+import { mountBoardAssets, mountRootRedirect } from './static.ts';
 import { mountTrpcHttp } from './trpc-http.ts';
 import { mountWebSocket, type WebSocketEndpoint } from './ws.ts';
 import { createFanout } from '../hub/fanout.ts';
@@ -27,6 +27,7 @@ export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}):
   mountTrpcHttp(app, deps);
   mountAuthRoutes(app, deps);
   mountRootRedirect(app);
+  mountBoardAssets(app);
   // Anything else, any method: 404 with the one error shape (for HEAD without the body, as for any HEAD).
   app.any('/*', (res, req) => {
     const path = req.getUrl();

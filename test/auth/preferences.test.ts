@@ -16,7 +16,7 @@ const u1 = await signIn(server, G, 'u1');
 const u2 = await signIn(server, G, 'u2');
 const u1InH = { cookie: u1.cookie, guildId: H };
 
-const DEFAULTS = { theme: 'system', density: 'comfortable', alarmSound: true, alarmVolume: 80, alarmTone: 'gong', dmUnsubscribed: [] };
+const DEFAULTS = { theme: 'system', density: 'comfortable', alarmSound: true, alarmVolume: 80, alarmTone: 'gong', alarmScope: 'all', language: 'de', dmUnsubscribed: [] };
 
 const get = async (session: { cookie: string; guildId: string }) => (await api('GET', '/me/preferences', { session })).body;
 const put = (session: { cookie: string; guildId: string }, body: unknown) => api('PUT', '/me/preferences', { session, body });
@@ -37,7 +37,7 @@ t.test('PUT merges into what is stored', async (t) => {
   t.same(second.body, { prefs: { ...DEFAULTS, theme: 'dark', alarmVolume: 10 } }, 'the theme is kept');
   t.same(await get(u1), { prefs: { ...DEFAULTS, theme: 'dark', alarmVolume: 10 } }, 'and stored');
   const lists = await put(u1, { prefs: { dmUnsubscribed: ['news', 'promotion'], alarmSound: false, alarmTone: 'siren', density: 'compact' } });
-  t.same(lists.body.prefs, { theme: 'dark', density: 'compact', alarmSound: false, alarmVolume: 10, alarmTone: 'siren', dmUnsubscribed: ['news', 'promotion'] });
+  t.same(lists.body.prefs, { theme: 'dark', density: 'compact', alarmSound: false, alarmVolume: 10, alarmTone: 'siren', alarmScope: 'all', language: 'de', dmUnsubscribed: ['news', 'promotion'] });
   t.same((await put(u1, { prefs: {} })).body, lists.body, 'an empty patch changes nothing');
 });
 

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { publicProcedure, router } from '../../trpc/init.ts';
-
-const boardHtml = readFileSync(new URL('../../../board/index.html', import.meta.url), 'utf8');
+import { boardBundle } from './bundle.ts';
+import { pageHtml } from './page.ts';
 
 /**
  * The page's query: `guild` opens that guild (the login link's redirect); the page checks it against
@@ -13,6 +12,8 @@ const BoardQuery = z.looseObject({
   guild: z.string().optional().describe('Guild to open, when the signed-in user is a member of it; otherwise the board lets them choose.'),
 }).optional();
 
+const Html = z.object({ contentType: z.literal('text/html'), text: z.string() });
+
 export const boardRouter = router({
   page: publicProcedure
     .meta({
@@ -20,6 +21,15 @@ export const boardRouter = router({
       summary: 'The dispatch board as an HTML page (public; its data needs a session from a login link).',
     })
     .input(BoardQuery)
-    .output(z.object({ contentType: z.literal('text/html'), text: z.string() }))
-    .query(() => ({ contentType: 'text/html' as const, text: boardHtml })),
+    .output(Html)
+    .query(async () => ({ contentType: 'text/html' as const, text: pageHtml(await boardBundle(), 'Dispatch Terminal') })),
+
+  alarmPage: publicProcedure
+    .meta({
+      rest: { method: 'GET', path: '/dispatch/alarm', produces: 'text/html', root: true }, tag: 'Allgemein', access: 'none',
+      summary: 'The alarm kiosk for a station monitor: full screen, the callsign and status of each alarm, a tone (public page; it needs a session from a login link).',
+    })
+    .input(BoardQuery)
+    .output(Html)
+    .query(async () => ({ contentType: 'text/html' as const, text: pageHtml(await boardBundle(), 'Alarm · Dispatch Terminal') })),
 });

@@ -1,7 +1,11 @@
 import { scopes } from '../../auth/scopes.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
+import { z } from 'zod';
+import { topics } from '../../hub/topics.ts';
+import { effectiveModules } from '../guilds/modules.ts';
 import { WatchInput } from './schema.ts';
 import { watch } from './service.ts';
+import { watchable } from './topic-access.ts';
 
 export { meAlarmRouter } from './alarm-router.ts';
 
@@ -13,4 +17,14 @@ export const liveRouter = router({
     })
     .input(WatchInput)
     .subscription(({ ctx, input, signal }) => watch(ctx, input.topics, input.lastEventId, signal)),
+
+  topics: guildProcedure
+    .meta({
+      tag: 'Leitstelle', access: 'member', scopes: [...scopes],
+      summary: 'The topics you may watch with live.watch in this guild now (your rights and its modules): what a board subscribes to.',
+    })
+    .output(z.object({ topics: z.array(z.enum(topics)) }))
+    .query(async ({ ctx }) => ({
+      topics: watchable(ctx.principal, (await ctx.deps.guilds.modules(ctx.guildId)) ?? effectiveModules({})),
+    })),
 });

@@ -175,3 +175,13 @@ export function narrowed(p: Principal | null, view: LiveView): { view: LiveView;
   if (!dropped.length) return null;
   return { view: { topics, overview }, dropped, reason: `your rights changed: you may no longer watch ${listRefused(p, why)}` };
 }
+
+/**
+ * The topics `p` may watch in a guild with these modules: what a board subscribes to, so that
+ * neither a 403 nor a 404 refuses it. `overview` is in when any of its counters is.
+ */
+export function watchable(p: Principal, modules: Record<ModuleName, boolean>): Topic[] {
+  const all = Object.keys(topicReads) as Exclude<Topic, 'overview'>[];
+  const mine: Topic[] = all.filter((t) => mayWatch(p, t) && !switchedOff([t], modules));
+  return grant(p, ['overview']).refused.length ? mine : ['overview', ...mine];
+}

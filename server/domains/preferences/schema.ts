@@ -9,6 +9,8 @@ export const defaultPrefs = {
   alarmSound: true,
   alarmVolume: 80,
   alarmTone: 'gong' as 'gong' | 'siren' | 'beep',
+  alarmScope: 'all' as 'own' | 'all',
+  language: 'de' as 'de' | 'en',
   dmUnsubscribed: [] as (typeof dmKinds)[number][],
 };
 
@@ -19,6 +21,8 @@ export const PrefValues = z.strictObject({
   alarmSound: z.boolean(),
   alarmVolume: z.number().int().min(0).max(100),
   alarmTone: z.enum(['gong', 'siren', 'beep']),
+  alarmScope: z.enum(['own', 'all']).describe('Which alarms ring on your board: only of the unit you occupy, or of every unit.'),
+  language: z.enum(['de', 'en']).describe('Language of the board.'),
   dmUnsubscribed: z.array(z.enum(dmKinds)).max(dmKinds.length).describe('Direct-message kinds you do not want.'),
 });
 

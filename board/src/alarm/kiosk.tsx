@@ -1,0 +1,4 @@
+/** Placeholder: the alarm kiosk (issue 16). */
+export function Kiosk() {
+  return <p>Alarm</p>;
+}

@@ -1,0 +1,20 @@
+import { TRPCClientError } from '@trpc/client';
+import { createDispatchClient, httpStatusOf, type DispatchClient } from '../../../client-sdk/index.ts';
+
+/**
+ * The typed client of the open guild (tRPC over HTTP, the session cookie, `x-guild-id`): the same
+ * procedures, inputs and outputs as dashboards and the REST API.
+ */
+export let api: DispatchClient = createDispatchClient({ baseUrl: location.origin });
+
+export function useGuild(guildId: string): void {
+  api = createDispatchClient({ baseUrl: location.origin, guildId });
+}
+
+export { httpStatusOf };
+
+/** The server's message of a failed call (what it says in `{ "error": … }`), for showing in place. */
+export function messageOf(err: unknown): string {
+  if (err instanceof TRPCClientError) return err.message;
+  return err instanceof Error ? err.message : String(err);
+}

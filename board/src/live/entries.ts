@@ -1,0 +1,19 @@
+import type { Out } from '../app/types.ts';
+
+/**
+ * Entries of the hot topics, as server/hub/state/loaders.ts documents them (times epoch ms).
+ * Calls are `GET /calls` entries with their dates as epoch ms.
+ */
+export interface UnitEntry {
+  callsign: string; label: string | null; orgUnit: string | null; status: string; since: number;
+  members: { id: string; nickname: string }[];
+}
+export interface AlarmEntry { callsign: string; status: string; since: number }
+export interface OnDutyEntry { userId: string; nickname: string; badge: string; rank: string | null; since: number }
+export interface DispatcherEntry { slot: number; userId: string; nickname: string; since: number }
+export interface StandbyEntry { userId: string; nickname: string; since: number }
+
+type ApiCall = Out['calls']['list']['calls'][number];
+export type CallEntry = Omit<ApiCall, 'createdAt' | 'updatedAt' | 'takenAt' | 'resolvedAt'> & {
+  createdAt: number; updatedAt: number; takenAt: number | null; resolvedAt: number | null;
+};

@@ -1,0 +1,19 @@
+import { render } from 'preact';
+import './styles.css';
+import { lang } from './app/i18n.ts';
+import { start } from './app/session.ts';
+import { linkLive } from './app/live-link.ts';
+import { linkCatalogue } from './app/catalogue.ts';
+import { Shell } from './app/shell.tsx';
+import { Kiosk } from './alarm/kiosk.tsx';
+import { connection, counters, live } from './live/board-live.ts';
+
+document.documentElement.lang = lang.value;
+/** For tests and the benchmark: the live stores and counters of this board. */
+(window as unknown as { dtBoard: unknown }).dtBoard = { live, counters, connection };
+
+const kiosk = location.pathname.replace(/\/$/, '') === '/dispatch/alarm';
+linkLive();
+linkCatalogue();
+render(kiosk ? <Kiosk /> : <Shell />, document.getElementById('app')!);
+void start();

@@ -1,0 +1,4 @@
+/** Placeholder until this tab is built (issue 16). */
+export function CallsTab() {
+  return <section class="card"><h2>…</h2></section>;
+}
