@@ -7,10 +7,11 @@ import { linkCatalogue } from './app/catalogue.ts';
 import { Shell } from './app/shell.tsx';
 import { Kiosk } from './alarm/kiosk.tsx';
 import { connection, counters, live } from './live/board-live.ts';
+import { played, ringing } from './alarm/audio.ts';
 
 document.documentElement.lang = lang.value;
 /** For tests and the benchmark: the live stores and counters of this board. */
-(window as unknown as { dtBoard: unknown }).dtBoard = { live, counters, connection };
+(window as unknown as { dtBoard: unknown }).dtBoard = { live, counters, connection, audio: played, ringing };
 
 const kiosk = location.pathname.replace(/\/$/, '') === '/dispatch/alarm';
 linkLive();

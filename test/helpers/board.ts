@@ -1,0 +1,57 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createLoginLink } from '../../server/auth/login-links.ts';
+import { DEMO_ADMIN, DEMO_GUILD, seedDemo } from '../../server/seed/demo.ts';
+import { launchBrowser } from './browser.ts';
+import { call, startTestServer, type ApiResponse, type TestServer } from './server.ts';
+
+/** The demo guild's people (server/seed/demo.ts) by role. */
+export const demo = {
+  guildId: DEMO_GUILD,
+  /** Wachleitung, guild admin: every capability. */
+  admin: DEMO_ADMIN,
+  /** Leitstellendisponent: dispatch.view and dispatch.manage, no settings. */
+  dispatcher: '200000000000000002',
+  /** Praktikant: only timeclock.own.use. */
+  trainee: '200000000000000005',
+} as const;
+
+export interface BoardOptions {
+  /** Desk 1400×900 unless given (a phone: 390×844). */
+  viewport?: { width: number; height: number };
+  /** The board's language (default German). */
+  lang?: 'de' | 'en';
+  /** Tab to open (`units`, `calls`, …): the page waits until its tab button is there. */
+  tab?: string;
+  /** A context of its own (its own cookies), e.g. a second person beside the first. */
+  context?: BrowserContext;
+}
+
+export interface DemoBoard {
+  server: TestServer;
+  browser: Browser;
+  /** The demo guild's unscoped API key. */
+  key: string;
+  /** REST with the demo key: `rest('PUT', '/units/RTW-1/status', { status: '3' })`. */
+  rest(method: string, path: string, body?: unknown): Promise<ApiResponse>;
+  /** Signs `userId` in through a real one-time login link and returns the board page, live. */
+  open(userId: string, opts?: BoardOptions): Promise<Page>;
+}
+
+/** A real server with the demo guild, and Chromium; both closed with the test. */
+export async function demoBoard(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<DemoBoard> {
+  const server = await startTestServer(t, env);
+  const seeded = await seedDemo(server.sql, server.url);
+  if (!seeded) throw new Error('the demo guild already existed');
+  const browser = await launchBrowser(t);
+  const rest = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: seeded.apiKey, body });
+  async function open(userId: string, opts: BoardOptions = {}): Promise<Page> {
+    const context = opts.context ?? await browser.newContext({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
+    if (opts.lang) await context.addInitScript((lang) => localStorage.setItem('dt.lang', lang), opts.lang);
+    const page = await context.newPage();
+    await page.goto(await createLoginLink(server.sql, server.url, DEMO_GUILD, userId));
+    await page.locator('#connection.conn-live').waitFor();
+    if (opts.tab) await page.locator(`#tab-${opts.tab}`).click();
+    return page;
+  }
+  return { server, browser, key: seeded.apiKey, rest, open };
+}
