@@ -19,6 +19,8 @@ export const live = {
 type HotName = keyof typeof live;
 
 export const connection = signal<Connection>('connecting');
+/** True once the first snapshot of this guild is in: the stores then show the server's state. */
+export const synced = signal(false);
 /** The topics the server sends this board (what it may watch, less any it stopped sending). */
 export const watching = signal<readonly Topic[]>([]);
 /** Counts snapshots and deltas applied: tests and the benchmark read them (`window.dtBoard`). */
@@ -55,6 +57,7 @@ let board: ReturnType<typeof createLiveBoard> | null = null;
 export function startLive(guildId: string, topics: Topic[]): void {
   stopLive();
   connection.value = 'connecting';
+  synced.value = false;
   watching.value = topics;
   if (!topics.length) return;
   const current = createLiveBoard({
@@ -64,6 +67,8 @@ export function startLive(guildId: string, topics: Topic[]): void {
     onChange: (state, frame) => receive(state, frame),
     onConnection: (open) => {
       if (board !== current) return;
+      // Open again: the resume brings what was missed (or nothing, when nothing happened).
+      if (open && connection.peek() === 'reconnecting') connection.value = 'live';
       if (!open && connection.peek() !== 'ended') connection.value = 'reconnecting';
     },
     onStatus: ({ degraded }) => {
@@ -89,6 +94,7 @@ function receive(state: LiveState, frame: LiveFrame): void {
   batch(() => {
     if (frame.kind === 'snapshot') {
       counters.snapshots++;
+      synced.value = true;
       for (const name of Object.keys(live) as HotName[]) live[name].replace(state.topics[name]);
     } else {
       counters.deltas++;

@@ -3,7 +3,7 @@ import { api, httpStatusOf } from '../app/api.ts';
 import { clockTime, duration, texts } from '../app/i18n.ts';
 import { now } from '../app/clock.ts';
 import { access, guild } from '../app/session.ts';
-import { connection, live, watching } from '../live/board-live.ts';
+import { live, synced, watching } from '../live/board-live.ts';
 import { Result, useAction } from './action.tsx';
 
 const text = texts({
@@ -32,7 +32,7 @@ export function MyClock() {
   const userId = access.value?.userId;
   const mine = userId ? live.onDuty.entry(userId).value : undefined;
   // The live topic decides once the board watches it; until then (or without the right) GET /me/alarm does.
-  const watched = watching.value.includes('onDuty') && connection.value !== 'connecting';
+  const watched = watching.value.includes('onDuty') && synced.value;
 
   async function refresh() {
     try {
