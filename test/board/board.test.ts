@@ -78,6 +78,21 @@ t.test('the English switch changes every label and is remembered', async (t) => 
   await page.close();
 });
 
+t.test('the colour scheme: system, dark, light, kept in the preferences', async (t) => {
+  const page = await b.open(demo.dispatcher);
+  await page.click('#theme');
+  t.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  t.equal(background, 'rgb(15, 20, 25)', 'dark control-room colours');
+  await t.resolves(waitFor(async () => (await b.server.sql`select prefs->>'theme' as v from preferences where guild_id = ${demo.guildId} and user_id = ${demo.dispatcher}`)[0]?.v === 'dark'));
+  await screenshot(page, 'overview-dark');
+  await page.click('#theme');
+  t.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'light');
+  await page.click('#theme');
+  t.equal(await page.evaluate(() => document.documentElement.dataset.theme), undefined, 'back to the system\'s choice');
+  await page.close();
+});
+
 t.test('a phone: header, tabs and the overview fit 390 px', async (t) => {
   const page = await b.open(demo.dispatcher, { viewport: { width: 390, height: 844 } });
   const width = await page.evaluate(() => document.documentElement.scrollWidth);

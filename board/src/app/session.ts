@@ -1,6 +1,7 @@
 import { batch, computed, signal } from '@preact/signals';
 import { api, useGuild } from './api.ts';
 import { lang, setLang } from './i18n.ts';
+import { applyTheme } from './theme.ts';
 import type { Access, Branding, Prefs, UserGuild } from './types.ts';
 
 /**
@@ -90,6 +91,7 @@ async function loadGuild(guildId: string): Promise<void> {
     if (p.status === 'fulfilled') {
       prefs.value = p.value.prefs;
       if (!localStorage.getItem('dt.lang') && p.value.prefs.language !== lang.value) setLang(p.value.prefs.language);
+      applyTheme(p.value.prefs.theme);
     }
   });
   if (b.status === 'fulfilled') document.documentElement.style.setProperty('--accent', b.value.color);

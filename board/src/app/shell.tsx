@@ -1,13 +1,14 @@
 import { useEffect } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { lang, setLang, texts } from './i18n.ts';
-import { access, branding, guild, guilds, logout, notice, openGuild, phase, savePrefs, signedOutReason } from './session.ts';
+import { access, branding, guild, guilds, logout, notice, openGuild, phase, prefs, savePrefs, signedOutReason } from './session.ts';
+import { applyTheme, nextTheme, theme } from './theme.ts';
 import { connection } from '../live/board-live.ts';
 import { tabLabels, visibleTabs, type TabId } from '../tabs/registry.ts';
 import { AlarmBanner } from '../alarm/banner.tsx';
 
 const text = texts({
-  switchGuild: 'Wache wechseln', logout: 'Abmelden', language: 'Sprache: Deutsch. Zu Englisch wechseln', langShort: 'EN',
+  switchGuild: 'Wache wechseln', logout: 'Abmelden', theme: { system: 'Farben wie das System', dark: 'Dunkle Farben', light: 'Helle Farben' }, language: 'Sprache: Deutsch. Zu Englisch wechseln', langShort: 'EN',
   connection: { connecting: 'Verbinde …', live: 'Live', reconnecting: 'Verbindung unterbrochen – verbinde neu …', degraded: 'Server ohne Datenbank – Anzeige evtl. veraltet', ended: 'Live-Ansicht beendet – bitte neu laden' },
   signedOut: 'Nicht angemeldet', signedOutReason: { none: 'Du bist in diesem Browser nicht angemeldet.', expired: 'Deine Anmeldung ist abgelaufen.', loggedOut: 'Du hast dich abgemeldet.' },
   howToSignIn: 'Öffne einen Login-Link, um dich anzumelden. Einen neuen Link bekommst du im Discord deiner Wache über den Button „Login“ am Stempeluhr-Panel (wenn der Bot eingerichtet ist), oder von der Person, die den Server betreibt:',
@@ -16,7 +17,7 @@ const text = texts({
   notMember: 'Der Link gehört zu einer Wache, in der du nicht Mitglied bist.', unreachable: 'Der Server ist gerade nicht erreichbar. Lade die Seite gleich noch einmal.',
   admin: 'Admin', loading: 'Lädt …', sections: 'Bereiche',
 }, {
-  switchGuild: 'Switch station', logout: 'Sign out', language: 'Language: English. Switch to German', langShort: 'DE',
+  switchGuild: 'Switch station', logout: 'Sign out', theme: { system: 'Colours like the system', dark: 'Dark colours', light: 'Light colours' }, language: 'Language: English. Switch to German', langShort: 'DE',
   connection: { connecting: 'Connecting …', live: 'Live', reconnecting: 'Connection lost – reconnecting …', degraded: 'Server without database – view may be stale', ended: 'Live view ended – please reload' },
   signedOut: 'Not signed in', signedOutReason: { none: 'You are not signed in in this browser.', expired: 'Your sign-in has expired.', loggedOut: 'You signed out.' },
   howToSignIn: 'Open a login link to sign in. You get a new one in your station\'s Discord from the “Login” button on the time-clock panel (when the bot is set up), or from whoever runs the server:',
@@ -42,6 +43,11 @@ function Header() {
     setLang(next);
     if (g) void savePrefs({ language: next }).catch(() => {});
   };
+  const toggleTheme = () => {
+    const next = nextTheme(theme.value);
+    applyTheme(next);
+    if (g && prefs.value) void savePrefs({ theme: next }).catch(() => {});
+  };
   return (
     <header class="top">
       <img id="icon" alt="" src={b?.iconUrl} hidden={!b} />
@@ -57,6 +63,9 @@ function Header() {
         </span>
       )}
       <span class="account">
+        <button id="theme" type="button" aria-label={t.theme[theme.value]} title={t.theme[theme.value]} onClick={toggleTheme}>
+          {theme.value === 'dark' ? '☾' : theme.value === 'light' ? '☀' : '◐'}
+        </button>
         <button id="lang" type="button" aria-label={t.language} onClick={toggleLang}>{t.langShort}</button>
         <span id="who">{g?.nickname ?? ''}</span>
         {phase.value !== 'signedOut' && phase.value !== 'loading' && <button id="logout" type="button" onClick={() => void logout()}>{t.logout}</button>}
