@@ -13,7 +13,7 @@ const ranks = [
   { id: 'praktikant', name: 'Praktikant', position: 1, capabilities: ['timeclock.own.use'] },
   { id: 'rettungssanitaeter', name: 'Rettungssanitäter', position: 2, capabilities: ['timeclock.own.use', 'personal.sheet.view'] },
   { id: 'notfallsanitaeter', name: 'Notfallsanitäter', position: 3, capabilities: ['timeclock.own.use', 'personal.sheet.view', 'documents.letterhead.view'] },
-  { id: 'leitstelle', name: 'Leitstellendisponent', position: 4, capabilities: ['timeclock.own.use', 'timeclock.manage', 'dispatch.view', 'dispatch.manage', 'personal.sheet.view', 'stats.leaderboard.view', 'documents.letterhead.view'] },
+  { id: 'leitstelle', name: 'Leitstellendisponent', position: 4, capabilities: ['timeclock.own.use', 'timeclock.manage', 'dispatch.view', 'dispatch.manage', 'incidents.manage', 'personal.sheet.view', 'stats.leaderboard.view', 'documents.letterhead.view'] },
   { id: 'wachleitung', name: 'Wachleitung', position: 5, capabilities: [...capabilities] },
 ];
 
