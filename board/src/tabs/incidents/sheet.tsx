@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { can } from '../../app/session.ts';
+import { Result, useAction } from '../../ui/action.tsx';
+import { SheetForm } from './edit.tsx';
+import { when } from './list.tsx';
+import { loadTimeline, openSheet, sheet, writeSheet } from './store.ts';
+import { Timeline } from './timeline.tsx';
+import { SheetUnits } from './units.tsx';
+import { incidentText } from './words.ts';
+
+/** Close with one confirmation; a stale version (someone changed the sheet a moment ago) reloads it. */
+function CloseSheet({ n, version }: { n: number; version: number }) {
+  const t = incidentText();
+  const action = useAction();
+  const [asking, setAsking] = useState(false);
+  const close = async () => {
+    const done = await action.run(async () => {
+      try {
+        return await writeSheet(() => api.incidents.close.mutate({ number: n, version }));
+      } catch (err) {
+        if (httpStatusOf(err) === 409) await loadTimeline(n).catch(() => {});
+        throw err;
+      }
+    }, () => t.closedOk(n));
+    if (done) setAsking(false);
+  };
+  return (
+    <div class="sheet-close">
+      {!asking ? <button type="button" class="danger" id="sheet-close" onClick={() => setAsking(true)}>{t.close}</button> : (
+        <div class="row" role="group" aria-label={t.closeConfirm}>
+          <span>{t.closeConfirm}</span>
+          <button type="button" class="danger" id="sheet-close-yes" disabled={action.busy} onClick={() => void close()}>{t.yesClose}</button>
+          <button type="button" onClick={() => setAsking(false)}>{t.cancel}</button>
+        </div>
+      )}
+      <Result action={action} id="close-result" />
+    </div>
+  );
+}
+
+/** The open incident sheet: its fields, units and timeline, all live. */
+export function SheetView({ n }: { n: number }) {
+  const t = incidentText();
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    setFailed(null);
+    loadTimeline(n).catch((err) => setFailed(messageOf(err)));
+  }, [n]);
+  const s = sheet(n).value;
+  const back = <button type="button" class="small sheet-back" id="sheet-back" onClick={() => (openSheet.value = null)}>← {t.back}</button>;
+  if (!s) return <>{back}<p class={failed ? 'error' : 'muted'} role={failed ? 'alert' : undefined}>{failed ?? t.loading}</p></>;
+  const canEdit = can('incidents.manage') && s.state === 'open';
+  return (
+    <article class={`sheet state-${s.state}`} data-number={n} data-version={s.version} aria-labelledby="sheet-title">
+      {back}
+      <header class="sheet-head">
+        <h2 id="sheet-title"><span class="sheet-no">{n}</span> {s.keyword}</h2>
+        <span class={`pill state ${s.state}`} id="sheet-state">{s.state === 'open' ? t.open : t.closed}</span>
+      </header>
+      <p class="muted sheet-meta">
+        {t.createdAt} {when(s.createdAt)} {s.createdBy.name ? t.by(s.createdBy.name) : ''}
+        {s.call && <> · {t.fromCall(s.call.externalId)}</>}
+        {s.closedAt && <> · {t.closedAt} {when(s.closedAt)}</>}
+        {' · '}{t.version} {s.version}
+      </p>
+      {s.state === 'closed' && <p class="sheet-readonly" id="sheet-readonly">{t.isClosed}</p>}
+      {s.state === 'open' && !can('incidents.manage') && <p class="muted">{t.readOnly}</p>}
+      <SheetForm key={n} s={s} canEdit={canEdit} />
+      <div class="sheet-cols">
+        <SheetUnits s={s} canEdit={canEdit} />
+        <Timeline n={n} canEdit={canEdit} />
+      </div>
+      {canEdit && <CloseSheet n={n} version={s.version} />}
+    </article>
+  );
+}
