@@ -33,11 +33,13 @@ t.test('a clock-in by REST shows on open boards within a second: overview count 
   const clock = await b.open(demo.dispatcher, { tab: 'clock' });
   const count = overview.locator('[data-count=onDuty] .value');
   const before = Number(await count.innerText());
-  const started = Date.now();
   t.equal((await b.rest('POST', '/admin/clock-in', { badge: 3 })).status, 200);
-  await overview.locator('[data-count=onDuty] .value').getByText(String(before + 1), { exact: true }).waitFor({ timeout: 1000 });
-  await clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).waitFor({ timeout: 1000 });
-  t.ok(Date.now() - started < 1500, `both boards followed in ${Date.now() - started} ms`);
+  const answered = Date.now();
+  await Promise.all([
+    overview.locator('[data-count=onDuty] .value').getByText(String(before + 1), { exact: true }).waitFor({ timeout: 1000 }),
+    clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).waitFor({ timeout: 1000 }),
+  ]);
+  t.ok(Date.now() - answered < 1000, `both boards followed ${Date.now() - answered} ms after the answer`);
   t.match(await clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).innerText(), /03\s+Jonas Krüger\s+Notfallsanitäter\s+\d\d:\d\d\s+\d+ s/);
   await screenshot(overview, 'overview-desk');
   await screenshot(clock, 'clock-desk');

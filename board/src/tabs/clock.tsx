@@ -19,7 +19,7 @@ const Row = memo(({ userId }: { userId: string }) => {
   return (
     <tr data-user={userId}>
       <td class="badge">{p.badge}</td><td>{p.nickname}</td><td>{p.rank ?? '–'}</td>
-      <td>{clockTime(p.since)}</td><td class="running">{duration(now.value - p.since)}</td>
+      <td class="wide-only">{clockTime(p.since)}</td><td class="running">{duration(now.value - p.since)}</td>
     </tr>
   );
 });
@@ -33,10 +33,10 @@ export function ClockTab() {
       <section class="card" aria-labelledby="onduty-title">
         <h2 id="onduty-title">{t.onDuty} <span class="pill">{ids.length}</span></h2>
         {!watching.value.includes('onDuty') ? <p class="muted">{t.noRight}</p> : ids.length === 0 ? <p class="muted">{t.nobody}</p> : (
-          <table class="list" id="on-duty">
-            <thead><tr><th>{t.badge}</th><th>{t.name}</th><th>{t.rank}</th><th>{t.since}</th><th>{t.duration}</th></tr></thead>
+          <div class="table-wrap"><table class="list" id="on-duty">
+            <thead><tr><th>{t.badge}</th><th>{t.name}</th><th>{t.rank}</th><th class="wide-only">{t.since}</th><th>{t.duration}</th></tr></thead>
             <tbody>{ids.map((id) => <Row key={id} userId={id} />)}</tbody>
-          </table>
+          </table></div>
         )}
       </section>
     </div>
