@@ -13,7 +13,7 @@ export const settingsRouter = router({
     .meta({
       rest: { method: 'PATCH', path: '/admin/modules' }, tag: 'Einrichtung',
       summary: 'Switch feature modules on or off; routes of a switched-off module answer 404.',
-      access: 'admin', capability: 'settings.manage', audit: 'settings.modules_set', topics: ['settings'],
+      access: 'admin', capability: 'settings.manage', audit: 'settings.modules_set', topics: ['settings', 'access'],
     })
     .input(SetModules).output(Modules)
     .mutation(async ({ ctx, input }) => {
@@ -22,6 +22,8 @@ export const settingsRouter = router({
         const stored = await setModules(tx.sql, ctx.guildId, patch);
         const effective = effectiveModules(stored);
         tx.emit('settings', { op: 'set', key: 'modules', value: effective });
+        // Every board (not only those allowed to watch settings) re-reads its access and drops the tabs of an off module.
+        tx.emit('access', { op: 'modules', modules: effective });
         tx.audit('settings.modules_set', ctx.actor, { modules: patch });
         return { modules: effective };
       });
