@@ -12,6 +12,16 @@ export const apiKeysRouter = router({
     .input(s.CreateScopedKey).output(s.CreatedKey)
     .mutation(({ ctx, input }) => createApiKey(ctx.deps.sql, ctx.guildId, input.name, input.scopes)),
 
+  createUnscoped: guildProcedure
+    .meta({
+      rest: { method: 'POST', path: '/admin/apikeys/unscoped' }, tag: 'Administration',
+      summary: 'Create an unscoped API key (prefix stmp_): full access to this guild, like a key made by chat command. '
+        + 'For the board\'s settings: a signed-in session with settings.manage, never an API key. The key is shown once, in this response.',
+      access: 'admin', capability: 'settings.manage', sessionOnly: true, errors: { 400: 'Bad name.' },
+    })
+    .input(s.CreateUnscopedKey).output(s.CreatedKey)
+    .mutation(({ ctx, input }) => createApiKey(ctx.deps.sql, ctx.guildId, input.name, null)),
+
   list: guildProcedure
     .meta({
       rest: { method: 'GET', path: '/admin/apikeys' }, tag: 'Administration',

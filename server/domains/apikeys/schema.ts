@@ -11,6 +11,9 @@ export const CreateScopedKey = z.strictObject({
     .refine((list) => new Set(list).size === list.length, 'scopes must not repeat'),
 });
 
+/** Board settings: an unscoped key has no scopes to choose, only a name. */
+export const CreateUnscopedKey = z.strictObject({ name: KeyName });
+
 export const KeyIdParam = z.strictObject({ id: z.string().regex(/^\d{1,18}$/, 'id must be a key id') });
 
 export const ApiKeyInfo = z.object({
