@@ -1,4 +1,23 @@
-/** Placeholder until this tab is built (issue 16). */
+import './settings/settings.css';
+import { ApiKeys } from './settings/api-keys.tsx';
+import { Modules } from './settings/modules.tsx';
+import { RateLimit } from './settings/rate-limit.tsx';
+import { Statuses } from './settings/statuses.tsx';
+
+/**
+ * Einstellungen (guild admins and `settings.manage`; the registry hides the tab from others and the
+ * server refuses them anyway): API keys, module switches, the status catalogue, the call rate limit.
+ * Every action says in place what it did, or the server's own message.
+ */
 export function SettingsTab() {
-  return <section class="card"><h2>…</h2></section>;
+  return (
+    <div class="grid settings">
+      <ApiKeys />
+      <Statuses />
+      <div class="settings-side">
+        <Modules />
+        <RateLimit />
+      </div>
+    </div>
+  );
 }

@@ -1,0 +1,91 @@
+import { useState } from 'preact/hooks';
+import { api } from '../../app/api.ts';
+import { texts } from '../../app/i18n.ts';
+import type { Out } from '../../app/types.ts';
+import { Result, useAction } from '../../ui/action.tsx';
+import { gameResourceScopes, scopeGroups, scopeText, type Scope } from './scope-labels.ts';
+
+export type CreatedKey = Out['apiKeys']['create'];
+
+const text = texts({
+  title: 'Neuer Schlüssel', name: 'Name', namePlaceholder: 'z. B. FiveM Leitstelle', kind: 'Zugriff',
+  scoped: 'Eingeschränkt: nur die gewählten Rechte', scopedHint: 'Für Spiel-Skripte. Die Rechte lassen sich später nicht ändern.',
+  unscoped: 'Vollzugriff auf diese Wache', unscopedHint: 'Wie ein Schlüssel per Discord-Befehl: darf alles, auch Schlüssel verwalten.',
+  preset: 'Alles fürs Leitstellen-Skript', none: 'Keine', create: 'Schlüssel erstellen', scopes: 'Rechte (Scopes)',
+  created: (name: string) => `Schlüssel „${name}“ erstellt.`,
+}, {
+  title: 'New key', name: 'Name', namePlaceholder: 'e.g. FiveM dispatch', kind: 'Access',
+  scoped: 'Limited: only the chosen rights', scopedHint: 'For game scripts. The rights cannot be changed later.',
+  unscoped: 'Full access to this station', unscopedHint: 'Like a key made by Discord command: may do everything, including managing keys.',
+  preset: 'Everything the dispatch script needs', none: 'None', create: 'Create key', scopes: 'Rights (scopes)',
+  created: (name: string) => `Key “${name}” created.`,
+});
+
+/** Name, scoped or unscoped, the scopes by group; hands the created key (its only sight) to `onCreated`. */
+export function KeyForm({ onCreated }: { onCreated: (key: CreatedKey) => void }) {
+  const t = text();
+  const st = scopeText();
+  const action = useAction();
+  const [name, setName] = useState('');
+  const [full, setFull] = useState(false);
+  const [chosen, setChosen] = useState<Set<Scope>>(new Set());
+  const toggle = (s: Scope, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(s);
+    else next.delete(s);
+    setChosen(next);
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const created = await action.run(
+      () => (full ? api.apiKeys.createUnscoped.mutate({ name }) : api.apiKeys.create.mutate({ name, scopes: [...chosen] })),
+      (k) => t.created(k.name),
+    );
+    if (!created) return;
+    setName('');
+    setChosen(new Set());
+    onCreated(created);
+  };
+  return (
+    <form id="key-form" class="key-form" onSubmit={submit} noValidate>
+      <h3>{t.title}</h3>
+      <label>{t.name}
+        <input id="key-name" value={name} maxLength={64} placeholder={t.namePlaceholder} autoComplete="off"
+          onInput={(e) => setName((e.target as HTMLInputElement).value)} />
+      </label>
+      <fieldset class="key-kind">
+        <legend>{t.kind}</legend>
+        <label class="check"><input type="radio" name="key-kind" id="key-scoped" checked={!full} onChange={() => setFull(false)} />
+          <span><b>{t.scoped}</b><small>{t.scopedHint}</small></span></label>
+        <label class="check"><input type="radio" name="key-kind" id="key-unscoped" checked={full} onChange={() => setFull(true)} />
+          <span><b>{t.unscoped}</b><small>{t.unscopedHint}</small></span></label>
+      </fieldset>
+      {!full && (
+        <fieldset class="scopes" id="key-scopes">
+          <legend>{t.scopes}</legend>
+          <div class="row">
+            <button type="button" class="small" id="scopes-preset" onClick={() => setChosen(new Set(gameResourceScopes))}>{t.preset}</button>
+            <button type="button" class="small" onClick={() => setChosen(new Set())}>{t.none}</button>
+          </div>
+          <div class="scope-groups">
+            {scopeGroups.map((g) => (
+              <div class="scope-group" role="group" aria-label={st.groups[g.group]}>
+                <h4>{st.groups[g.group]}</h4>
+                {g.scopes.map((s) => (
+                  <label class="check">
+                    <input type="checkbox" data-scope={s} checked={chosen.has(s)} onChange={(e) => toggle(s, (e.target as HTMLInputElement).checked)} />
+                    <span>{st.scopes[s]}<small class="mono">{s}</small></span>
+                  </label>
+                ))}
+              </div>
+            ))}
+          </div>
+        </fieldset>
+      )}
+      <div class="row">
+        <button id="key-create" type="submit" class="primary" disabled={action.busy}>{t.create}</button>
+      </div>
+      <Result id="key-result" action={action} />
+    </form>
+  );
+}
