@@ -17,8 +17,8 @@ const ops = await loadOperations(server.url);
 // Writes that end a record (delete, close, take, resolve) last, so the other routes find theirs.
 const ending = (op: Operation) => op.method === 'DELETE' || /\/(close|take|resolve)$/.test(op.path);
 ops.sort((a, b) => Number(ending(a)) - Number(ending(b)));
-/** The board page answers any query with the page (its router says why); nothing of it is stored. */
-const takesAnyQuery = (op: Operation) => op.method === 'GET' && op.path === '/dispatch';
+/** The board's pages (the board, the alarm kiosk) answer any query with the page (their router says why); nothing of it is stored. */
+const takesAnyQuery = (op: Operation) => op.method === 'GET' && (op.path === '/dispatch' || op.path === '/dispatch/alarm');
 
 let n = 0;
 /** A mark no derived value keeps (a rank id made of a name drops it), so a string holding it holds the value sent. */
