@@ -9,6 +9,7 @@ const benches: Record<string, { summary: string; load: () => Promise<{ run(args:
   rest: { summary: 'REST: GET /health vs bare uWS, clock-in/out pairs vs a raw postgres.js insert+update loop', load: () => import('./rest.ts') },
   statements: { summary: 'PostgreSQL instructions per clock-in/out pair: the server\'s two statements vs the raw insert+update (callgrind)', load: () => import('./statements.ts') },
   fanout: { summary: 'live.watch fan-out to 1000/5000 boards: the hub vs the stock tRPC ws adapter vs a bare uWS publish', load: () => import('./fanout.ts') },
+  board: { summary: 'the web board in Chromium: delta -> paint vs a naive full re-render, JS bytes, heap after 10,000 deltas, load to interactive', load: () => import('./board.ts') },
 };
 
 function usage(): string {
