@@ -10,7 +10,7 @@ export type Tone = 'gong' | 'siren' | 'beep';
 export const soundAllowed = signal(false);
 /** True while the alarm tone repeats. */
 export const ringing = signal(false);
-/** What was played, for tests (`window.dtAudio`): the audio graph itself cannot be heard in a headless browser. */
+/** What was played, for tests (`window.dtBoard.audio`): the audio graph itself cannot be heard in a headless browser. */
 export const played = { chimes: 0, alarms: 0, lastTone: null as Tone | null, notes: 0 };
 
 let ctx: AudioContext | null = null;
@@ -18,7 +18,13 @@ let alarmTimer: ReturnType<typeof setInterval> | null = null;
 let alarmGain: GainNode | null = null;
 
 function context(): AudioContext | null {
-  if (!ctx && typeof AudioContext !== 'undefined') ctx = new AudioContext();
+  if (!ctx && typeof AudioContext !== 'undefined') {
+    const c = (ctx = new AudioContext());
+    // The browser may suspend it again (a device change, a long idle): the board then asks anew.
+    c.onstatechange = () => {
+      soundAllowed.value = c.state === 'running';
+    };
+  }
   return ctx;
 }
 
@@ -109,3 +115,8 @@ export function previewTone(tone: Tone, volume: number): void {
   if (!c || c.state !== 'running') return;
   round(c, gain(c, volume), tone);
 }
+
+// Made at once, so `soundAllowed` says from the start whether the browser lets this page play
+// sound: a station PC whose browser allows it (an autoplay policy, a site the user often uses)
+// needs no click, and a page that was never clicked stays silent until it is.
+context();

@@ -1,4 +1,122 @@
-/** Placeholder: the alarm kiosk (issue 16). */
+import { effect } from '@preact/signals';
+import type { ComponentChildren } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { texts } from '../app/i18n.ts';
+import { access, can, guild, guilds, openGuild, phase, prefs } from '../app/session.ts';
+import { connection, watching } from '../live/board-live.ts';
+import type { Tone } from './audio.ts';
+import { useAlarmTone, useUnlockOnAnyInput } from './attention.ts';
+import { alarmCallsigns, feedState, startAlarmFeed, stopAlarmFeed } from './feed.ts';
+import { AlarmWall, KioskTop, QuietView, UnlockBar, type KioskConnection } from './kiosk-view.tsx';
+import { kioskUnits } from './scope.ts';
+import { useWakeLock } from './screen.ts';
+import { dropEnded, trackFor, updateAlarms } from './tracker.ts';
+import './kiosk.css';
+import { Icon } from './icons.tsx';
+
+const text = texts({
+  title: 'Alarmmonitor', loading: 'Lädt …', reload: 'Neu laden',
+  signedOut: 'Dieser Monitor ist nicht angemeldet.',
+  signIn: 'Öffne auf diesem Gerät einen Login-Link (Discord: Button „Login“ am Stempeluhr-Panel, oder vom Server-Betreiber: npx dispatch-terminal login-link …). Danach diese Seite neu laden.',
+  choose: 'Welche Wache zeigt dieser Monitor?', noGuild: 'Dieses Konto ist in keiner Wache Mitglied.', unreachable: 'Der Server ist nicht erreichbar. Neuer Versuch beim Neuladen.',
+  forbidden: 'Dieses Konto darf keine Alarme empfangen: seinem Rang fehlt die Stempeluhr-Berechtigung. Melde den Monitor mit einem anderen Konto an.',
+}, {
+  title: 'Alarm monitor', loading: 'Loading …', reload: 'Reload',
+  signedOut: 'This monitor is not signed in.',
+  signIn: 'Open a login link on this device (Discord: the “Login” button on the time-clock panel, or from whoever runs the server: npx dispatch-terminal login-link …). Then reload this page.',
+  choose: 'Which station does this monitor show?', noGuild: 'This account is not a member of any station.', unreachable: 'The server cannot be reached. Reloading tries again.',
+  forbidden: 'This account may not receive alarms: its rank lacks the time-clock right. Sign the monitor in with another account.',
+});
+
+const tones: Tone[] = ['gong', 'siren', 'beep'];
+
+/**
+ * `/dispatch/alarm`: the station monitor. Every unit's alarm rings here (or only the station's,
+ * `?units=RTW-1,RTW-2`), whatever the signed-in person's own scope is; tone and volume are the
+ * person's preferences unless `?tone=siren&volume=100` say otherwise, and sound is always on.
+ */
 export function Kiosk() {
-  return <p>Alarm</p>;
+  const t = text();
+  useEffect(() => {
+    document.body.classList.add('kiosk-body');
+    return () => document.body.classList.remove('kiosk-body');
+  }, []);
+  const p = phase.value;
+  const g = guild.value;
+  if (p === 'board' && g && access.value) {
+    if (!can('timeclock.own.use')) return <Message title={g.name} body={t.forbidden} />;
+    return <KioskBoard key={g.guildId} guildId={g.guildId} />;
+  }
+  if (p === 'signedOut') return <Message title={t.signedOut} body={t.signIn} reload />;
+  if (p === 'noGuild') return <Message title={t.title} body={t.noGuild} />;
+  if (p === 'unreachable') return <Message title={t.title} body={t.unreachable} reload />;
+  if (p === 'choose') {
+    return (
+      <Message title={t.choose}>
+        <ul class="kiosk-guilds">{guilds.value.map((x) => <li><button type="button" class="kbutton" onClick={() => openGuild(x.guildId)}>{x.name}</button></li>)}</ul>
+      </Message>
+    );
+  }
+  return <Message title={t.loading} />;
+}
+
+function Message({ title, body, reload, children }: { title: string; body?: string; reload?: boolean; children?: ComponentChildren }) {
+  return (
+    <main class="kiosk-message" id="kiosk-message">
+      <h1><Icon name="beacon" /> {title}</h1>
+      {body && <p>{body}</p>}
+      {children}
+      {reload && <button type="button" class="kbutton" onClick={() => location.reload()}>{text().reload}</button>}
+    </main>
+  );
+}
+
+function KioskBoard({ guildId }: { guildId: string }) {
+  const units = kioskUnits();
+  const query = new URLSearchParams(location.search);
+  const toneParam = query.get('tone') as Tone | null;
+  const volumeParam = Number(query.get('volume') ?? NaN);
+  useEffect(() => {
+    trackFor(`${guildId}:kiosk:${units?.join(',') ?? '*'}`);
+    startAlarmFeed(guildId);
+    const track = effect(() => {
+      const alarms = alarmCallsigns.value;
+      if (!alarms) return;
+      updateAlarms(units ? alarms.filter((c) => units.includes(c.toUpperCase())) : alarms);
+      dropEnded();
+    });
+    document.title = `${text().title} · ${guild.peek()?.name ?? ''}`;
+    return () => {
+      track();
+      stopAlarmFeed();
+      trackFor('');
+    };
+  }, [guildId]);
+  useAlarmTone(() => ({
+    on: true,
+    tone: toneParam && tones.includes(toneParam) ? toneParam : prefs.value?.alarmTone ?? 'gong',
+    volume: Number.isFinite(volumeParam) ? Math.max(0, Math.min(100, volumeParam)) : prefs.value?.alarmVolume ?? 80,
+  }));
+  useUnlockOnAnyInput();
+  useWakeLock();
+
+  const all = alarmCallsigns.value ?? [];
+  const shown = units ? all.filter((c) => units.includes(c.toUpperCase())) : all;
+  const alarm = shown.length > 0;
+  return (
+    <div class={alarm ? 'kiosk kiosk-alarm' : 'kiosk kiosk-quiet'} id="kiosk">
+      <KioskTop units={units} conn={kioskConnection()} alarm={alarm} />
+      {alarm ? <AlarmWall list={shown} /> : <QuietView />}
+      <UnlockBar />
+    </div>
+  );
+}
+
+/** The state of both sockets in one word: the alarm's own, and the board's (which also notices a cut). */
+function kioskConnection(): KioskConnection {
+  const feed = feedState.value;
+  if (feed === 'forbidden' || feed === 'signedOut' || feed === 'failed') return 'ended';
+  if (feed === 'degraded') return 'degraded';
+  if (watching.value.length && connection.value !== 'live') return connection.value;
+  return feed === 'live' ? 'live' : 'connecting';
 }
