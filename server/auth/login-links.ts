@@ -12,13 +12,13 @@ export async function createLoginLink(db: Db, publicUrl: string, guildId: string
   return `${publicUrl}/auth/login/${token}`;
 }
 
-/** Trades a login token for a new session (never reusing an old one: no fixation). */
-export async function redeemLoginLink(db: Db, token: string) {
+/** Trades a login token for a new session of `kind` (never reusing an old one: no fixation). */
+export async function redeemLoginLink(db: Db, token: string, kind: store.SessionKind = 'browser') {
   if (!isLoginToken(token)) return null;
   const owner = await store.redeemLoginToken(db, hashSecret(token));
   if (!owner) return null;
   const sessionToken = randomToken();
-  await store.insertSession(db, owner.userId, hashSecret(sessionToken));
+  await store.insertSession(db, owner.userId, hashSecret(sessionToken), kind);
   return { ...owner, sessionToken };
 }
 

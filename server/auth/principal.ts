@@ -8,9 +8,10 @@ import * as store from './store.ts';
 
 /** `name`: the key's name, shown as who did it (keys are never renamed). */
 export type KeyPrincipal = { kind: 'key'; guildId: string; keyId: string; name: string; keyHash: string; scopes: Scope[] | null };
+/** `sessionKind` 'alarm': the terminal alarm client's session, which may only watch alarms (trpc/init.ts checkAccess). */
 export type SessionPrincipal = {
   kind: 'session'; guildId: string; userId: string; nickname: string;
-  isAdmin: boolean; capabilities: ReadonlySet<string>; sessionHash: string;
+  isAdmin: boolean; capabilities: ReadonlySet<string>; sessionHash: string; sessionKind: store.SessionKind;
 };
 export type Principal = KeyPrincipal | SessionPrincipal;
 
@@ -29,7 +30,7 @@ const TOUCH_EVERY_MS = 60_000;
  */
 export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
   const keys = new TtlCache<store.ApiKeyRow | null>(5_000);
-  const sessions = new TtlCache<{ userId: string } | null>(5_000);
+  const sessions = new TtlCache<{ userId: string; kind: store.SessionKind } | null>(5_000);
   const members = new TtlCache<store.Membership | null>(5_000);
   const touched = new TtlCache<true>(TOUCH_EVERY_MS);
 
@@ -78,7 +79,7 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     let session = sessions.get(hex);
     if (session === undefined) {
       const live = await store.liveSessionUser(sql, hash);
-      session = live ? { userId: live.userId } : null;
+      session = live ? { userId: live.userId, kind: live.kind } : null;
       sessions.set(hex, session);
     }
     if (!session) return { principal: null, failure: new AppError('UNAUTHORIZED', 'session expired or invalid: sign in again') };
@@ -96,7 +97,7 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     return {
       principal: {
         kind: 'session', guildId: guildHeader, userId: member.userId, nickname: member.nickname,
-        isAdmin: member.isAdmin, capabilities: new Set(member.capabilities), sessionHash: hex,
+        isAdmin: member.isAdmin, capabilities: new Set(member.capabilities), sessionHash: hex, sessionKind: session.kind,
       },
     };
   }

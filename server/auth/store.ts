@@ -39,17 +39,24 @@ export async function loginTokenState(db: Db, tokenHash: Buffer): Promise<{ guil
   return row ? { guildId: row.guild_id, userId: row.user_id, used: row.used, expired: row.expired } : null;
 }
 
-export async function insertSession(db: Db, userId: string, tokenHash: Buffer): Promise<void> {
-  await db`insert into sessions (token_hash, user_id, expires_at)
-    values (${tokenHash}, ${userId}, now() + ${SESSION_ABSOLUTE_MS / 1000} * interval '1 second')`;
+/**
+ * `browser`: ends SESSION_ABSOLUTE_MS after sign-in. `alarm` (the terminal alarm client of a station
+ * PC): no absolute end (expires_at = infinity). Both end after SESSION_IDLE_MS without use, and on logout.
+ */
+export type SessionKind = 'browser' | 'alarm';
+
+export async function insertSession(db: Db, userId: string, tokenHash: Buffer, kind: SessionKind = 'browser'): Promise<void> {
+  await db`insert into sessions (token_hash, user_id, kind, expires_at)
+    values (${tokenHash}, ${userId}, ${kind}, case when ${kind}::text = 'alarm' then 'infinity'::timestamptz
+      else now() + ${SESSION_ABSOLUTE_MS / 1000} * interval '1 second' end)`;
 }
 
-/** The session's user when it is neither past its absolute end nor idle too long. */
-export async function liveSessionUser(db: Db, tokenHash: Buffer): Promise<{ userId: string; lastSeenAt: Date } | null> {
-  const [row] = await db`select user_id, last_seen_at from sessions
+/** The session's user and kind when it is neither past its absolute end nor idle too long. */
+export async function liveSessionUser(db: Db, tokenHash: Buffer): Promise<{ userId: string; kind: SessionKind; lastSeenAt: Date } | null> {
+  const [row] = await db`select user_id, kind, last_seen_at from sessions
     where token_hash = ${tokenHash} and expires_at > now()
       and last_seen_at > now() - ${SESSION_IDLE_MS / 1000} * interval '1 second'`;
-  return row ? { userId: row.user_id, lastSeenAt: row.last_seen_at } : null;
+  return row ? { userId: row.user_id, kind: row.kind, lastSeenAt: row.last_seen_at } : null;
 }
 
 export async function touchSession(db: Db, tokenHash: Buffer): Promise<void> {

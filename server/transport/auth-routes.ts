@@ -1,4 +1,5 @@
 import type uWS from 'uWebSockets.js';
+import { z } from 'zod';
 import { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { hashSecret } from '../auth/api-keys.ts';
@@ -7,9 +8,11 @@ import { readCookie } from '../auth/principal.ts';
 import { deleteSession, liveSessionUser, loginTokenState, SESSION_ABSOLUTE_MS, touchSession } from '../auth/store.ts';
 import { guildsOfUser } from '../domains/guilds/store.ts';
 import { loginFailedPage } from './login-pages.ts';
-import { copyRequest, isCrossSite, Reply } from './http.ts';
+import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply } from './http.ts';
+import { parseJsonObject } from './json-body.ts';
 import { sendError } from './rest.ts';
 
+const DeviceLogin = z.strictObject({ device: z.literal('alarm') });
 const boardUrl = (guildId: string) => `/dispatch?guild=${encodeURIComponent(guildId)}`;
 const pageHeaders = {
   'content-type': 'text/html; charset=utf-8',
@@ -21,8 +24,9 @@ const pageHeaders = {
 
 /**
  * Browser sign-in: `GET /auth/login/<token>` sets the session cookie and opens the board (a used,
- * expired or unknown link shows a German page saying what to do); `GET /auth/session` tells the
- * board who is signed in and which guilds they belong to; `POST /auth/logout` ends the session.
+ * expired or unknown link shows a German page saying what to do); `POST /auth/login/<token>` is the
+ * terminal alarm client's sign-in; `GET /auth/session` tells the board who is signed in and which
+ * guilds they belong to; `POST /auth/logout` ends the session.
  */
 export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
   const name = deps.auth.cookieName;
@@ -52,6 +56,38 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
       }
       const page = loginFailedPage(!owner ? 'unknown' : owner.used ? 'used' : 'expired', owner);
       reply.send(page.status, pageHeaders, page.html);
+    })().catch((err) => sendError(deps, reply, err));
+  });
+
+  /**
+   * The terminal alarm client's sign-in (browsers only ever GET the link): `POST` of the link with
+   * `{"device":"alarm"}` (JSON, not cross-site) trades it for an alarm session, which has no
+   * absolute end but the same idle limit, revocation and cookie as a browser's, and answers
+   * `{userId, guildId, kind}`. A link that cannot sign in: 410 used or expired, 404 unknown, each
+   * `{error}` saying what to do.
+   */
+  app.post('/auth/login/:token', (res, req) => {
+    const reply = new Reply(res);
+    const token = req.getParameter(0) ?? '';
+    const http = copyRequest(req);
+    (async () => {
+      const raw = await readBody(reply, http.headers, 1024);
+      if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: the link stays unused
+      if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused');
+      if (!isJsonContentType(http.headers)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json');
+      if (!DeviceLogin.safeParse(parseJsonObject(raw.toString('utf8'))).success) throw new AppError('BAD_REQUEST', 'body must be {"device":"alarm"}');
+      const session = await redeemLoginLink(deps.sql, token, 'alarm');
+      if (session) {
+        reply.json(200, { userId: session.userId, guildId: session.guildId, kind: 'alarm' }, {
+          'set-cookie': `${name}=${session.sessionToken}; Path=/; HttpOnly; SameSite=Lax${secure}`,
+          'cache-control': 'no-store',
+        });
+        return;
+      }
+      const owner = isLoginToken(token) ? await loginTokenState(deps.sql, hashSecret(token)) : null;
+      if (!owner) return reply.json(404, { error: 'unknown login link: check that it was copied whole and belongs to this server' });
+      const again = `get a new one with: npx dispatch-terminal login-link --guild ${owner.guildId} --user ${owner.userId}`;
+      reply.json(410, { error: `this login link ${owner.used ? 'was used already' : 'has expired'}: ${again}` }, { 'cache-control': 'no-store' });
     })().catch((err) => sendError(deps, reply, err));
   });
 

@@ -79,6 +79,9 @@ export function checkAccess(p: Principal, meta: Meta): void {
     }
     return;
   }
+  if (p.sessionKind === 'alarm' && !meta.alarmSession) {
+    throw new AppError('FORBIDDEN', 'an alarm session (dispatch-terminal alarm) can only watch alarms; sign in with a browser for the rest');
+  }
   if (p.isAdmin) return;
   if (meta.capability && p.capabilities.has(meta.capability)) return;
   if (meta.capability) throw new AppError('FORBIDDEN', `your rank lacks the capability ${meta.capability}`);

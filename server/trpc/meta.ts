@@ -26,6 +26,11 @@ export interface Meta {
   capability?: Capability;
   scopes?: Scope[];
   sessionOnly?: boolean;
+  /**
+   * Open to alarm sessions too (the terminal alarm client's, which never end while in use): they
+   * may call these procedures and nothing else.
+   */
+  alarmSession?: boolean;
   module?: ModuleName;
   audit?: string;
   topics?: Topic[];
