@@ -23,6 +23,11 @@ const usage = `usage: dispatch-terminal <command> [options]
   person add --guild <id> --user <id> --nickname <n> --badge <b> [--rank <r>] [--admin]
   login-link --guild <id> --user <id>                       prints only the URL
   demo                                    seed the demo guild if missing; print its login link and key
+  alarm [<login-link>] [--player <cmd>] [--state <file>]
+                                          alarm client for a station PC: prints and rings every unit alarm;
+                                          needs a link once (the session is kept in --state, default
+                                          ~/.config/dispatch-terminal/alarm.json); no database needed
+  alarm --logout | --test-tone            end the saved session / play the tone once
 
 Environment: PORT, HOST, PUBLIC_URL, DATABASE_URL (unset: embedded PostgreSQL in DATA_DIR), DATA_DIR, REDIS_URL, LOG_LEVEL.`;
 
@@ -32,6 +37,7 @@ const options = {
   id: { type: 'string' }, name: { type: 'string' }, guild: { type: 'string' }, scopes: { type: 'string' },
   user: { type: 'string' }, nickname: { type: 'string' }, badge: { type: 'string' }, rank: { type: 'string' },
   admin: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  player: { type: 'string' }, state: { type: 'string' }, logout: { type: 'boolean' }, 'test-tone': { type: 'boolean' },
 } as const;
 
 function need(values: Record<string, unknown>, ...names: string[]): void {
@@ -99,6 +105,7 @@ export async function main(argv: string[]): Promise<void> {
     console.log(usage);
     return;
   }
+  if (cmd === 'alarm') return alarm(positionals.slice(1), values);
   switch (`${cmd}${sub ? ` ${sub}` : ''}`) {
     case 'serve':
       return serve();
@@ -148,6 +155,28 @@ export async function main(argv: string[]): Promise<void> {
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
   }
+}
+
+/**
+ * The terminal alarm client (client-sdk/alarm-terminal.ts): runs until Ctrl-C or SIGTERM (exit 0),
+ * or until its session cannot sign in (an error line saying how to get a new link, exit 1).
+ * Needs no database and no configuration: everything comes from the link and the state file.
+ */
+async function alarm(args: string[], values: { player?: string; state?: string; logout?: boolean; 'test-tone'?: boolean }) {
+  if (args.length > 1) throw new UsageError(`alarm takes one login link, got ${args.length} arguments`);
+  const { startAlarmTerminal, logoutSaved, testTone } = await import('../client-sdk/alarm-terminal.ts');
+  const { defaultStateFile } = await import('../client-sdk/alarm-session.ts');
+  const { parsePlayer } = await import('../client-sdk/alarm-tone.ts');
+  const stateFile = values.state ?? defaultStateFile();
+  const player = values.player === undefined ? undefined : parsePlayer(values.player);
+  if (values.logout) return console.log(await logoutSaved(stateFile));
+  if (values['test-tone']) return console.log(await testTone(player));
+  const client = startAlarmTerminal({ link: args[0], stateFile, player });
+  const stop = () => client.stop();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  await client.done;
+  process.exit(0);
 }
 
 async function requireGuild(sql: Sql, guildId: string) {
