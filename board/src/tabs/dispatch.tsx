@@ -1,4 +1,13 @@
-/** Placeholder until this tab is built (issue 16). */
+import { Slots } from './dispatch/slots.tsx';
+import { Standby } from './dispatch/standby.tsx';
+import './dispatch/dispatch.css';
+
+/** Leitstelle: the dispatcher seats and the stand-by roster, each live from its own topic. */
 export function DispatchTab() {
-  return <section class="card"><h2>…</h2></section>;
+  return (
+    <div class="grid dispatch-grid">
+      <Slots />
+      <Standby />
+    </div>
+  );
 }

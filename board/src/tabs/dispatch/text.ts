@@ -1,0 +1,36 @@
+import { texts } from '../../app/i18n.ts';
+
+/** Every string of the Leitstelle tab, German first. */
+export const text = texts({
+  slots: 'Disponentenplätze', occupied: (n: number, of: number) => `${n} von ${of} besetzt`, slot: (n: number) => `Platz ${n}`, free: 'frei',
+  since: (at: string) => `seit ${at} Uhr`, take: 'Platz übernehmen', moveHere: 'Hierher wechseln', leave: 'Platz verlassen', clear: 'Freigeben',
+  clearLabel: (n: number, name: string) => `Platz ${n} freigeben (${name})`,
+  taken: (n: number) => `Du sitzt jetzt auf Platz ${n}.`, left: (slots: number[]) => `Platz ${slots.join(', ')} verlassen.`,
+  cleared: (n: number) => `Platz ${n} ist frei.`,
+  mySeat: (n: number) => `Du sitzt auf Platz ${n}`, noSeat: 'Du sitzt auf keinem Platz.', takeFirst: 'Freien Platz übernehmen',
+  needDuty: 'Einen Platz übernimmt, wer eingestempelt ist.', toClock: 'Zur Stempeluhr',
+  showAll: (n: number) => `Alle ${n} Plätze zeigen`, showFewer: 'Weniger Plätze zeigen',
+  standby: 'Bereitschaft', nobodyStandby: 'Niemand ist in Bereitschaft.', name: 'Name', sinceCol: 'Seit', duration: 'Dauer',
+  onStandby: 'Du bist in Bereitschaft.', offStandby: 'Du bist nicht in Bereitschaft.',
+  enter: 'In Bereitschaft gehen', end: 'Bereitschaft beenden', remove: 'Entfernen', removeLabel: (name: string) => `${name} aus der Bereitschaft nehmen`,
+  entered: 'Du bist jetzt in Bereitschaft.', ended: 'Deine Bereitschaft ist beendet.', removed: (name: string) => `${name} ist nicht mehr in Bereitschaft.`,
+  standbyHint: 'Bereitschaft heißt: außerhalb der Leitstelle alarmierbar – unabhängig von der Stempeluhr.',
+  you: 'du', noSlotsRight: 'Wer auf welchem Platz sitzt, sehen Ränge mit der Berechtigung „dispatch.view“.',
+  noStandbyRight: 'Wer in Bereitschaft ist, sehen Ränge mit der Berechtigung „dispatch.view“.',
+}, {
+  slots: 'Dispatcher seats', occupied: (n: number, of: number) => `${n} of ${of} taken`, slot: (n: number) => `Seat ${n}`, free: 'free',
+  since: (at: string) => `since ${at}`, take: 'Take seat', moveHere: 'Move here', leave: 'Leave seat', clear: 'Free',
+  clearLabel: (n: number, name: string) => `Free seat ${n} (${name})`,
+  taken: (n: number) => `You now sit at seat ${n}.`, left: (slots: number[]) => `Left seat ${slots.join(', ')}.`,
+  cleared: (n: number) => `Seat ${n} is free.`,
+  mySeat: (n: number) => `You sit at seat ${n}`, noSeat: 'You hold no seat.', takeFirst: 'Take a free seat',
+  needDuty: 'Only people who are clocked in take a seat.', toClock: 'To the time clock',
+  showAll: (n: number) => `Show all ${n} seats`, showFewer: 'Show fewer seats',
+  standby: 'Stand-by', nobodyStandby: 'Nobody is on stand-by.', name: 'Name', sinceCol: 'Since', duration: 'Duration',
+  onStandby: 'You are on stand-by.', offStandby: 'You are not on stand-by.',
+  enter: 'Go on stand-by', end: 'End stand-by', remove: 'Remove', removeLabel: (name: string) => `Take ${name} off stand-by`,
+  entered: 'You are on stand-by now.', ended: 'Your stand-by has ended.', removed: (name: string) => `${name} is no longer on stand-by.`,
+  standbyHint: 'Stand-by means: can be alarmed away from the dispatch desk – independent of the time clock.',
+  you: 'you', noSlotsRight: 'Who sits at which seat is shown to ranks with the capability “dispatch.view”.',
+  noStandbyRight: 'Who is on stand-by is shown to ranks with the capability “dispatch.view”.',
+});
