@@ -197,6 +197,30 @@ t.test('a trainee (no dispatch.view) gets the no-right message, no fleet control
   await b.rest('PUT', '/units/RTW-2/status', { status: '2' });
 });
 
+t.test('a crew member who may watch but not dispatch sets only their own unit\'s status', async (t) => {
+  const crew = '200000000000000003'; // Jonas Krüger, Notfallsanitäter
+  t.equal((await b.rest('PATCH', '/admin/ranks/notfallsanitaeter', { capabilities: ['timeclock.own.use', 'dispatch.view'] })).status, 200);
+  t.teardown(() => b.rest('PATCH', '/admin/ranks/notfallsanitaeter', { capabilities: ['timeclock.own.use', 'personal.sheet.view', 'documents.letterhead.view'] }));
+  await b.rest('POST', '/admin/clock-in', { badge: '03' });
+  t.teardown(() => b.rest('POST', '/admin/clock-out', { badge: '03' }));
+  const page = await open(t, crew, { tab: 'units' });
+  await tile(page, 'NEF-1').click();
+  await page.locator('#no-status-right').getByText('Den Status dieser Einheit setzen Disponenten oder ihre Besatzung.').waitFor();
+  t.equal(await page.locator('#unit-detail .status-picker').count(), 0, 'no status buttons for a unit not his');
+  t.equal(await page.locator('#unit-detail .crew-list button, #unit-add-member').count(), 0, 'no crew controls');
+  t.match(await page.locator('#units-help').innerText(), /0–9 setzt den Status deiner Einheit/);
+  await page.keyboard.press('3');
+  await page.locator('#unit-result.error').getByText('you do not occupy unit NEF-1').waitFor();
+  t.equal(await statusOf('NEF-1'), '2', 'the server refused');
+  await page.locator('#unit-join').click();
+  await page.locator('#unit-detail .status-picker').waitFor();
+  await page.keyboard.press('3');
+  t.equal(await restStatus('NEF-1', '3'), '3', 'his own unit: set through PUT /me/unit-status');
+  await page.locator('#unit-leave').click();
+  await page.locator('#no-status-right').waitFor();
+  await b.rest('PUT', '/units/NEF-1/status', { status: '2' });
+});
+
 t.test('on a phone: two tiles a row, nothing wider than the screen, the chosen unit in a sheet at the bottom', async (t) => {
   const page = await openPhone(t, demo.dispatcher);
   await tile(page, 'RTW-1').waitFor();
