@@ -148,7 +148,7 @@ t.test('flipping the alarm flag moves every unit in that status into or out of t
   await board.until(() => Object.keys(board.state.topics.alarm!).length === 2);
   t.match(board.state.topics.alarm, { 'NEF-1': { callsign: 'NEF-1', status: '5', since: Number }, 'HLF-1': { callsign: 'HLF-1', status: '5' } });
   t.equal(board.state.topics.overview!.alarms, 2);
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['HLF-1', 'NEF-1'] }, 'GET /me/alarm follows the catalogue');
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['HLF-1', 'NEF-1'], unit: null }, 'GET /me/alarm follows the catalogue');
   const units = await api('GET', '/units', { key });
   t.ok(units.body.units.filter((u: any) => u.status === '5').every((u: any) => u.alarm === true), 'GET /units shows the flag');
 

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { client, startTestServer } from '../helpers/server.ts';
 import { assertError, scopedKey, specScopes, unscopedKey } from '../helpers/fixtures.ts';
-import { openBoard } from '../helpers/live.ts';
+import { openBoard, until, wsWithCookie } from '../helpers/live.ts';
+import { watchAlarm } from '../../client-sdk/live.ts';
 import { auditRows, dbSnapshot, seedWorld, sessions, topicsSince } from './world.ts';
 
 const G = '640000000000000001';
@@ -58,7 +59,7 @@ t.test('alarm: true → the unit is in GET /me/alarm and the alarm topic, and le
   const board = openBoard(server.url, { apiKey: key, topics: ['alarm', 'overview', 'units'] });
   t.teardown(board.close);
   await board.until(() => board.state.stats.snapshots === 1);
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [] });
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [], unit: 'RTW-1' }, 'unit: the one the caller occupies');
 
   const e0 = server.events.length;
   const res = await api('PUT', '/me/unit-status', { session: s.crew, body: { callsign: 'RTW-1', status: '0' } });
@@ -68,8 +69,8 @@ t.test('alarm: true → the unit is in GET /me/alarm and the alarm topic, and le
   t.match(board.state.topics.alarm!['RTW-1'], { callsign: 'RTW-1', status: '0', since: Date.parse(res.body.since) });
   t.equal(board.state.topics.overview!.alarms, 1);
   t.match(board.state.topics.units!['RTW-1'], { status: '0', since: Date.parse(res.body.since) });
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['RTW-1'] });
-  t.same((await api('GET', '/me/alarm', { session: s.leit })).body, { onDuty: false, alarms: ['RTW-1'] }, 'everyone sees the alarm; onDuty is the caller\'s');
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['RTW-1'], unit: 'RTW-1' });
+  t.same((await api('GET', '/me/alarm', { session: s.leit })).body, { onDuty: false, alarms: ['RTW-1'], unit: null }, 'everyone sees the alarm; onDuty is the caller\'s');
 
   await api('PUT', '/units/RTW-2/status', { key, body: { status: '0' } });
   await board.until(() => Object.keys(board.state.topics.alarm!).length === 2);
@@ -85,7 +86,7 @@ t.test('alarm: true → the unit is in GET /me/alarm and the alarm topic, and le
   t.same((await api('GET', '/me/alarm', { session: s.crew })).body.alarms, ['RTW-2']);
   await api('PUT', '/units/RTW-2/status', { key, body: { status: '2' } });
   await board.until(() => Object.keys(board.state.topics.alarm!).length === 0);
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [] });
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [], unit: 'RTW-1' });
   const snap = await dbSnapshot(server.sql, G);
   for (const topic of ['alarm', 'overview', 'units'] as const) t.same(board.state.topics[topic], snap[topic], `${topic} equals a fresh load`);
 });
@@ -165,4 +166,23 @@ t.test('a unit leaving its alarm status through deletion and catalogue edits kee
   await board.until(() => board.state.seq === head);
   const snap = await dbSnapshot(server.sql, G);
   for (const topic of ['alarm', 'overview', 'units'] as const) t.same(board.state.topics[topic], snap[topic], `${topic} equals a fresh load`);
+});
+
+t.test('me.alarm.watch and GET /me/alarm tell the unit the caller occupies, live', async (t) => {
+  const states: { unit: string | null }[] = [];
+  const w = watchAlarm({ url: server.url, guildId: G, WebSocket: wsWithCookie(s.crew2.cookie), onState: (st) => states.push(st) });
+  t.teardown(w.close);
+  await until(() => states.length >= 1, 'first state');
+  t.equal(states.at(-1)!.unit, 'RTW-2');
+  await api('DELETE', '/me/unit', { session: s.crew2 });
+  await until(() => states.at(-1)!.unit === null, 'left the unit');
+  t.equal((await api('GET', '/me/alarm', { session: s.crew2 })).body.unit, null);
+  await api('PUT', '/me/unit', { session: s.crew2, body: { callsign: 'RTW-1' } });
+  await until(() => states.at(-1)!.unit === 'RTW-1', 'joined another unit');
+  t.equal((await api('GET', '/me/alarm', { session: s.crew2 })).body.unit, 'RTW-1');
+  const count = states.length;
+  await api('PUT', '/units/RTW-2/status', { key, body: { status: '3' } });
+  await new Promise((r) => setTimeout(r, 200));
+  t.equal(states.length, count, 'a status change that alarms nobody sends nothing');
+  await api('PUT', '/me/unit', { session: s.crew2, body: { callsign: 'RTW-2' } });
 });

@@ -10,4 +10,5 @@ export const WatchInput = z.strictObject({
 export const AlarmState = z.object({
   onDuty: z.boolean().describe('Whether the caller is clocked in.'),
   alarms: z.array(z.string()).describe('Callsigns of all units whose status carries alarm: true.'),
+  unit: z.string().nullable().describe('Callsign of the unit the caller occupies (PUT /me/unit), or null: what an alarm limited to the own unit listens for.'),
 });

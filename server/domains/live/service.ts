@@ -117,15 +117,23 @@ function followRights(
   });
 }
 
-export interface AlarmState { onDuty: boolean; alarms: string[] }
+export interface AlarmState { onDuty: boolean; alarms: string[]; unit: string | null }
+
+/** The callsign of the unit `userId` occupies (the units topic's members), or null. */
+function occupiedUnit(hub: GuildHub, userId: string): string | null {
+  for (const [callsign, unit] of Object.entries(hub.states.units)) {
+    if ((unit as { members: { id: string }[] }).members.some((m) => m.id === userId)) return callsign;
+  }
+  return null;
+}
 
 function alarmStateOf(hub: GuildHub, userId: string): AlarmState {
-  return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort() };
+  return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort(), unit: occupiedUnit(hub, userId) };
 }
 
 /**
- * The caller's `{onDuty, alarms}` now and after every change of either (what an alarm sound
- * listens to), and a `status` frame when the database stops or starts answering. Ends with
+ * The caller's `{onDuty, alarms, unit}` now and after every change of one of them (what an alarm
+ * sound listens to), and a `status` frame when the database stops or starts answering. Ends with
  * FORBIDDEN when the caller loses what `meta` (the procedure's own) needs.
  */
 export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrincipal }, meta: Meta, signal: AbortSignal | undefined) {
@@ -147,7 +155,7 @@ export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrinci
   offer();
   if (!deps.dbHealth.up) status(false);
   const off = hub.listen((s) => {
-    if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm) offer();
+    if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm || s.event.deltas.units) offer();
   });
   const offHealth = deps.dbHealth.onChange(status);
   const unwatch = rights.watch(p, since, (next) => {
@@ -169,13 +177,15 @@ export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrinci
 
 /**
  * `GET /me/alarm`: read from PostgreSQL, so it is exact on every node. `alarms`: units whose status
- * carries `alarm: true` in the guild's catalogue (`GET /admin/statuses`).
+ * carries `alarm: true` in the guild's catalogue (`GET /admin/statuses`); `unit`: the one the caller occupies.
  */
 export async function alarmNow(deps: Deps, guildId: string, userId: string) {
   const [row] = await deps.sql`
     select exists (select 1 from shifts where guild_id = ${guildId} and user_id = ${userId} and clock_out_at is null) as on_duty,
       coalesce((select array_agg(u.callsign order by u.callsign collate "C") from units u
         join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status and s.alarm
-        where u.guild_id = ${guildId}), '{}') as alarms`;
-  return { onDuty: row.on_duty as boolean, alarms: row.alarms as string[] };
+        where u.guild_id = ${guildId}), '{}') as alarms,
+      (select u.callsign from unit_members m join units u on u.guild_id = m.guild_id and u.id = m.unit_id
+        where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit`;
+  return { onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit: (row.unit as string | null) ?? null };
 }
