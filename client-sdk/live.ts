@@ -240,11 +240,11 @@ export function createLiveBoard(opts: LiveBoardOptions) {
 }
 
 /**
- * Calls `onState` with the caller's `{ onDuty, alarms }` now and on every change (sessions only),
+ * Calls `onState` with the caller's `{ onDuty, alarms, unit }` now and on every change (sessions only),
  * and `onStatus` when the server loses or regains its database.
  */
 export function watchAlarm(opts: LiveOptions & {
-  onState: (s: { onDuty: boolean; alarms: string[] }) => void;
+  onState: (s: { onDuty: boolean; alarms: string[]; unit: string | null }) => void;
   onStatus?: (status: LiveStatus) => void;
   onError?: (err: unknown) => void;
 }) {

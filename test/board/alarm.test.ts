@@ -155,7 +155,7 @@ t.test('preferences: own unit only, tone, volume and sound, saved for the person
   await setStatus('RTW-2', '2');
 });
 
-t.test('a crew member in another tab gets a system notification; own-unit needs the units view', async (t) => {
+t.test('a crew member in another tab gets a system notification; own-unit works without the units view', async (t) => {
   // Chromium's default policy: a page plays sound only after a click on it.
   const context = await b.browser.newContext({ viewport: { width: 390, height: 844 } });
   t.teardown(() => context.close());
@@ -195,10 +195,24 @@ t.test('a crew member in another tab gets a system notification; own-unit needs 
   await crew.locator('#alarm-banner').waitFor({ state: 'detached' });
   await setStatus('HLF-1', '2');
 
+  // "Own unit" works without the units view: the alarm state says which unit the person occupies.
   await crew.click('#alarm-prefs-button');
-  t.ok(await crew.locator('#alarm-scope-own').isDisabled(), 'a rank without the units view cannot choose "own unit"');
-  t.match(await crew.locator('#alarm-prefs').innerText(), /es klingeln alle Alarme/);
+  t.notOk(await crew.locator('#alarm-scope-own').isDisabled(), 'a rank without the units view can choose "own unit"');
+  await crew.click('#alarm-scope-own');
+  await crew.locator('#alarm-prefs-result').getByText('Gespeichert.').waitFor();
   await crew.click('#alarm-prefs-close');
+  t.equal((await b.rest('POST', '/admin/clock-in', { badge: 5 })).status, 200);
+  t.equal((await call(b.server.url, 'PUT', '/me/unit', { session: await sessionOf(crew), body: { callsign: 'NEF-1' } })).status, 200);
+  await setStatus('HLF-1', '0');
+  await crew.waitForTimeout(600);
+  t.equal(await crew.locator('#alarm-banner [data-callsign="HLF-1"]').count(), 0, 'another unit does not ring');
+  await setStatus('NEF-1', '0');
+  await crew.locator('#alarm-banner [data-callsign="NEF-1"]').waitFor({ timeout: 1000 });
+  t.pass('the own unit rings');
+  await crew.click('#alarm-ack');
+  for (const c of ['HLF-1', 'NEF-1']) await setStatus(c, '2');
+  await call(b.server.url, 'DELETE', '/me/unit', { session: await sessionOf(crew) });
+  await b.rest('POST', '/admin/clock-out', { badge: 5 });
 });
 
 async function pollUntil(fn: () => Promise<boolean>, ms = 3000): Promise<boolean> {

@@ -77,8 +77,10 @@ export async function call(base: string, method: string, path: string, o: CallOp
   if (body !== undefined || (o.session && method !== 'GET')) {
     if (o.contentType !== null) headers['content-type'] = o.contentType ?? 'application/json';
   }
+  // Paths served at the root; anything else is an API path (`/dispatchers` is one, `/dispatch` is not).
   const rootPaths = ['/api/', '/auth/', '/trpc', '/dispatch', '/docs', '/llms.txt'];
-  const url = rootPaths.some((p) => path.startsWith(p)) || path === '/' ? base + path : `${base}/api/v1${path}`;
+  const atRoot = path === '/' || rootPaths.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`) || path.startsWith(`${p}?`));
+  const url = atRoot ? base + path : `${base}/api/v1${path}`;
   const res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });
   const text = await res.text();
   let parsed: unknown = text;

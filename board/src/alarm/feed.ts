@@ -12,6 +12,8 @@ export type FeedState = 'connecting' | 'live' | 'degraded' | 'forbidden' | 'sign
 /** Callsigns of every unit in an alarm status (`me.alarm.watch`), null before the first state. */
 export const alarmCallsigns = signal<readonly string[] | null>(null);
 export const feedState = signal<FeedState>('connecting');
+/** The callsign of the unit the person occupies (`unit` of the alarm state), null for none or before the first state. */
+export const occupiedUnit = signal<string | null>(null);
 
 let current: { guildId: string; watcher: { close(): void } } | null = null;
 
@@ -26,9 +28,10 @@ export function startAlarmFeed(guildId: string): void {
   const watcher = watchAlarm({
     url: location.origin,
     guildId,
-    onState: ({ alarms }) => {
+    onState: ({ alarms, unit }) => {
       if (!mine()) return;
       alarmCallsigns.value = alarms;
+      occupiedUnit.value = unit;
       if (feedState.peek() !== 'degraded') feedState.value = 'live';
     },
     onStatus: ({ degraded }) => {
@@ -47,5 +50,6 @@ export function stopAlarmFeed(): void {
   current?.watcher.close();
   current = null;
   alarmCallsigns.value = null;
+  occupiedUnit.value = null;
   feedState.value = 'connecting';
 }

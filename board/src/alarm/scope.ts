@@ -1,33 +1,29 @@
 import { statusByCode, type UnitStatus } from '../app/catalogue.ts';
-import { access, can, moduleOn } from '../app/session.ts';
-import { live, synced, watching } from '../live/board-live.ts';
+import { moduleOn } from '../app/session.ts';
+import { live } from '../live/board-live.ts';
+import { alarmCallsigns, occupiedUnit } from './feed.ts';
 
 /**
- * Whether the board can tell which unit the person occupies: only from the `units` topic (members),
- * which ranks with dispatch.view watch. Without it, "own unit only" cannot be honoured and every
- * alarm rings (the preference panel says so).
+ * Whether the board knows which unit the person occupies: the alarm state says (`unit`), for
+ * every rank that may watch alarms. Until its first state arrives, "own unit only" is undecided.
  */
 export function ownUnitVisible(): boolean {
-  return moduleOn('dispatch') && can('dispatch.view');
+  return moduleOn('dispatch') && alarmCallsigns.value !== null;
 }
 
-/** The callsign of the unit the person occupies, from the live units (null: none, or not visible). */
+/** The callsign of the unit the person occupies (null: none, or not known yet). */
 export function myUnit(): string | null {
-  const me = access.value?.userId;
-  if (!me || !watching.value.includes('units')) return null;
-  return live.units.values().find((u) => u.members.some((m) => m.id === me))?.callsign ?? null;
+  return occupiedUnit.value;
 }
 
 /**
  * Which of `alarms` ring on this board for `scope`: every one, or (`own`) only the unit the person
- * occupies. Null while that is not known yet (the units have not arrived): nothing is decided then.
- * Reads only the entries of the callsigns in alarm, so other units' changes do not re-run it.
+ * occupies. Null while that is not known yet (no alarm state yet): nothing is decided then.
  */
 export function inScope(alarms: readonly string[], scope: 'own' | 'all'): readonly string[] | null {
-  if (scope === 'all' || !ownUnitVisible()) return alarms;
-  if (!synced.value) return null;
-  const me = access.value?.userId;
-  return alarms.filter((c) => live.units.entry(c).value?.members.some((m) => m.id === me));
+  if (scope === 'all') return alarms;
+  if (!ownUnitVisible()) return null;
+  return alarms.filter((c) => c === occupiedUnit.value);
 }
 
 /** `?units=RTW-1,RTW-2` of the kiosk: the station's units (upper case), or null for every unit. */

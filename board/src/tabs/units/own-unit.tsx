@@ -1,36 +1,23 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../app/api.ts';
-import { guild } from '../../app/session.ts';
+import { occupiedUnit } from '../../alarm/feed.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { StatusPicker } from './picker.tsx';
 import { text } from './text.ts';
 
-const storeKey = () => `dt.myUnit.${guild.peek()?.guildId ?? ''}`;
-
 /**
  * For crews whose rank may not watch the fleet (no `dispatch.view`): occupy a unit by callsign,
- * leave it, and set its status (`PUT /me/unit-status`). The server does not tell them which unit
- * they are in, so this browser remembers the last one they occupied here.
+ * leave it, and set its status (`PUT /me/unit-status`). Which unit they are in comes from their
+ * alarm state (`unit` of me.alarm.watch), live.
  */
 export function OwnUnit() {
   const t = text();
   const action = useAction();
-  const [remembered, setRemembered] = useState(() => localStorage.getItem(storeKey()) ?? '');
+  const remembered = occupiedUnit.value ?? '';
   const [callsign, setCallsign] = useState(remembered);
-  const remember = (c: string | null) => {
-    if (c) localStorage.setItem(storeKey(), c);
-    else localStorage.removeItem(storeKey());
-    setRemembered(c ?? '');
-  };
   const cs = callsign.trim();
-  const join = () => action.run(() => api.units.join.mutate({ callsign: cs }), (r) => {
-    remember(r.callsign);
-    return t.joined(r.callsign ?? cs);
-  });
-  const leave = () => action.run(() => api.units.leave.mutate({}), (r) => {
-    remember(null);
-    return t.left(r.left ?? cs);
-  });
+  const join = () => action.run(() => api.units.join.mutate({ callsign: cs }), (r) => t.joined(r.callsign ?? cs));
+  const leave = () => action.run(() => api.units.leave.mutate({}), (r) => t.left(r.left ?? cs));
   const pick = (code: string) => action.run(() => api.units.selfStatus.mutate({ callsign: remembered, status: code }), (r) => t.statusSet(r.callsign, r.status, r.statusLabel));
   // The digits set the status here too (not while typing in a field), as on the fleet view.
   const onDigit = useRef<(code: string) => void>(() => {});

@@ -19,7 +19,7 @@ export const text = texts({
   addMember: 'Person einsetzen', addPlaceholder: 'Person im Dienst wählen …', added: (name: string, callsign: string) => `${name} ist jetzt auf ${callsign}.`,
   noRight: 'Die Einheitenübersicht sehen Ränge mit der Berechtigung „dispatch.view“.',
   ownTitle: 'Meine Einheit', ownCallsign: 'Funkrufname deiner Einheit', ownHint: 'Besetze eine Einheit mit ihrem Funkrufname; danach setzt du hier ihren Status.',
-  ownRemembered: (callsign: string) => `Du hast in diesem Browser ${callsign} besetzt.`, statusOf: (callsign: string) => `Status von ${callsign}`,
+  ownRemembered: (callsign: string) => `Du besetzt ${callsign}.`, statusOf: (callsign: string) => `Status von ${callsign}`,
 }, {
   title: 'Units', compact: 'Compact', search: 'Search', searchPlaceholder: 'Callsign, station, person …', statusFilter: 'Status', allStatuses: 'All statuses',
   shown: (n: number, of: number) => `${n} of ${of}`, fleet: 'Units', noUnits: 'No units yet.',
@@ -38,5 +38,5 @@ export const text = texts({
   addMember: 'Assign a person', addPlaceholder: 'Choose a person on duty …', added: (name: string, callsign: string) => `${name} is now on ${callsign}.`,
   noRight: 'The unit overview is shown to ranks with the capability “dispatch.view”.',
   ownTitle: 'My unit', ownCallsign: 'Your unit\'s callsign', ownHint: 'Occupy a unit by its callsign; then set its status here.',
-  ownRemembered: (callsign: string) => `You occupied ${callsign} in this browser.`, statusOf: (callsign: string) => `Status of ${callsign}`,
+  ownRemembered: (callsign: string) => `You occupy ${callsign}.`, statusOf: (callsign: string) => `Status of ${callsign}`,
 });
