@@ -28,7 +28,7 @@ t.test('off duty, taking a seat shows the server\'s reason and the way to the ti
   t.same(await page.locator('li.slot').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.slot)), ['1', '2', '3', '4'], 'four free seats shown at first');
   t.match(await page.locator('#my-seat').innerText(), /Einen Platz übernimmt, wer eingestempelt ist\.\s*Zur Stempeluhr/);
   await slot(page, 1).locator('button.take').click();
-  await slot(page, 1).locator('.result.error').getByText('you are not clocked in').waitFor();
+  await slot(page, 1).locator('.result.error').getByText('Du bist nicht eingestempelt.').waitFor();
   t.same((await seats()).slots, [], 'no seat taken');
   await page.locator('#my-seat a[href="#clock"]').click();
   await page.locator('#tab-clock[aria-selected="true"]').waitFor();
@@ -115,9 +115,9 @@ t.test('a trainee (no dispatch.view) sees no seats or roster, only their own but
   await page.locator('#standby-off').click();
   await page.locator('#standby-result').getByText('Deine Bereitschaft ist beendet.').waitFor();
   await page.locator('#standby-off').click();
-  await page.locator('#standby-result.error').getByText('you are not on stand-by').waitFor();
+  await page.locator('#standby-result.error').getByText('Du bist nicht in Bereitschaft.').waitFor();
   await page.locator('#seat-take').click();
-  await page.locator('#seat-result.error').getByText('you are not clocked in').waitFor();
+  await page.locator('#seat-result.error').getByText('Du bist nicht eingestempelt.').waitFor();
   await screenshot(page, 'dispatch-trainee');
 });
 

@@ -125,7 +125,7 @@ t.test('a status edited in place repaints another open board live; the server\'s
 
   await admin.click('#status-2-delete');
   await admin.click('#status-2-confirm');
-  await admin.locator('#status-2-result').getByText(/status 2 is in use by .*RTW-1/).waitFor();
+  await admin.locator('#status-2-result').getByText(/Status 2 wird noch verwendet von .*RTW-1/).waitFor();
   t.pass('a status in use is not deleted: the server says which units hold it');
 
   await admin.fill('#status-new-code', '2');

@@ -155,7 +155,7 @@ t.test('occupying and leaving a unit: off duty the server says why, on duty the 
   const page = await open(t, demo.dispatcher, { tab: 'units' });
   await tile(page, 'RTW-2').click();
   await page.locator('#unit-join').click();
-  await page.locator('#unit-result.error').getByText('you are not clocked in').waitFor();
+  await page.locator('#unit-result.error').getByText('Du bist nicht eingestempelt.').waitFor();
   t.equal((await b.rest('POST', '/admin/clock-in', { badge: '02' })).status, 200);
   await page.locator('#unit-join').click();
   await page.locator('#unit-result').getByText('Du besetzt jetzt RTW-2.').waitFor();
@@ -210,7 +210,7 @@ t.test('a crew member who may watch but not dispatch sets only their own unit\'s
   t.equal(await page.locator('#unit-detail .crew-list button, #unit-add-member').count(), 0, 'no crew controls');
   t.match(await page.locator('#units-help').innerText(), /0–9 setzt den Status deiner Einheit/);
   await page.keyboard.press('3');
-  await page.locator('#unit-result.error').getByText('you do not occupy unit NEF-1').waitFor();
+  await page.locator('#unit-result.error').getByText('Du besetzt NEF-1 nicht.').waitFor();
   t.equal(await statusOf('NEF-1'), '2', 'the server refused');
   await page.locator('#unit-join').click();
   await page.locator('#unit-detail .status-picker').waitFor();

@@ -1,4 +1,6 @@
 import { TRPCClientError } from '@trpc/client';
+import { lang } from './i18n.ts';
+import { localMessage } from './server-messages.ts';
 import { createDispatchClient, httpStatusOf, type DispatchClient } from '../../../client-sdk/index.ts';
 
 /**
@@ -13,8 +15,11 @@ export function useGuild(guildId: string): void {
 
 export { httpStatusOf };
 
-/** The server's message of a failed call (what it says in `{ "error": … }`), for showing in place. */
+/**
+ * The server's message of a failed call (what it says in `{ "error": … }`), for showing in place:
+ * in German on a German board where the message is a common one (server-messages.ts).
+ */
 export function messageOf(err: unknown): string {
-  if (err instanceof TRPCClientError) return err.message;
-  return err instanceof Error ? err.message : String(err);
+  const message = err instanceof TRPCClientError || err instanceof Error ? err.message : String(err);
+  return localMessage(message, lang.peek());
 }

@@ -24,8 +24,8 @@ export async function takeCall(id: string, title: string): Promise<void> {
   } catch (err) {
     const status = httpStatusOf(err);
     if (status === 401) signedOut('expired');
-    const message = messageOf(err);
-    takeFailure.value = { id, title, message, offDuty: status === 409 && /off duty/.test(message) };
+    const offDuty = status === 409 && /off duty/.test((err as Error).message); // the server's own words
+    takeFailure.value = { id, title, message: messageOf(err), offDuty };
   } finally {
     if (taking.peek() === id) taking.value = null;
   }
