@@ -120,6 +120,40 @@ export async function mountNaive(page: Page, naive: string, view: 'units' | 'cal
   });
 }
 
+/**
+ * The floor of `delta -> next paint` on this box: a page of one line changes its text `count`
+ * times at about `rate`/s (a timer instead of a WebSocket frame) and times each change to the end
+ * of the next frame's rendering, as the probe does. What Chromium's frame clock and the box cost.
+ */
+export async function paintFloor(browser: Browser, rate: number, count: number): Promise<number[]> {
+  const page = await browser.newPage({ viewport: DESK });
+  try {
+    await page.setContent('<p id="line">–</p>');
+    // A string, not a function: nothing of the bench's own transpiling reaches the page.
+    return await page.evaluate(`new Promise((resolve) => {
+      const took = [];
+      const channel = new MessageChannel();
+      const queue = [];
+      let started = 0;
+      channel.port1.onmessage = () => {
+        took.push(performance.now() - queue.shift());
+        if (took.length === ${count}) resolve(took);
+      };
+      function change() {
+        const start = performance.now();
+        started++;
+        document.getElementById('line').textContent = String(start);
+        void document.body.offsetHeight;
+        requestAnimationFrame(() => { queue.push(start); channel.port2.postMessage(null); });
+        if (started < ${count}) setTimeout(change, ${1000 / rate} * (0.5 + Math.random()));
+      }
+      change();
+    })`) as number[];
+  } finally {
+    await page.close();
+  }
+}
+
 /** The page's live JS heap after two full garbage collections, bytes. */
 export async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
