@@ -4,6 +4,8 @@ import { lang } from './app/i18n.ts';
 import { start } from './app/session.ts';
 import { linkLive } from './app/live-link.ts';
 import { linkCatalogue } from './app/catalogue.ts';
+import { linkCallArrivals } from './tabs/calls/arrivals.ts';
+import { linkIncidents } from './tabs/incidents/store.ts';
 import { Shell } from './app/shell.tsx';
 import { Kiosk } from './alarm/kiosk.tsx';
 import { connection, counters, live } from './live/board-live.ts';
@@ -16,5 +18,10 @@ document.documentElement.lang = lang.value;
 const kiosk = location.pathname.replace(/\/$/, '') === '/dispatch/alarm';
 linkLive();
 linkCatalogue();
+if (!kiosk) {
+  // New calls chime and incident sheets follow their notices whichever tab is open.
+  linkCallArrivals();
+  linkIncidents();
+}
 render(kiosk ? <Kiosk /> : <Shell />, document.getElementById('app')!);
 void start();

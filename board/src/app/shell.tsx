@@ -3,7 +3,7 @@ import { signal } from '@preact/signals';
 import { lang, setLang, texts } from './i18n.ts';
 import { access, branding, guild, guilds, logout, notice, openGuild, phase, prefs, savePrefs, signedOutReason } from './session.ts';
 import { applyTheme, nextTheme, theme } from './theme.ts';
-import { connection } from '../live/board-live.ts';
+import { connection, live } from '../live/board-live.ts';
 import { tabLabels, visibleTabs, type TabId } from '../tabs/registry.ts';
 import { AlarmBanner } from '../alarm/banner.tsx';
 
@@ -74,6 +74,12 @@ function Header() {
   );
 }
 
+/** The number of open calls on the calls tab, so a new call is seen from every tab. */
+function CallCount() {
+  const n = live.calls.keys.value.length;
+  return n ? <span class="pill tab-count" aria-label={`(${n})`}>{n}</span> : null;
+}
+
 function Tabs() {
   const tabs = visibleTabs();
   const labels = tabLabels();
@@ -93,6 +99,7 @@ function Tabs() {
           <button id={`tab-${x.id}`} type="button" role="tab" aria-selected={x.id === active} aria-controls="panel"
             tabIndex={x.id === active ? 0 : -1} class={x.id === active ? 'tab active' : 'tab'} onClick={() => showTab(x.id)}>
             {labels[x.id]}
+            {x.id === 'calls' && <CallCount />}
           </button>
         ))}
       </nav>

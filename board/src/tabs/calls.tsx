@@ -1,7 +1,6 @@
 import { showTab } from '../app/shell.tsx';
 import { can, moduleOn } from '../app/session.ts';
 import { live, watching } from '../live/board-live.ts';
-import { linkCallArrivals } from './calls/arrivals.ts';
 import { callOrder, kindCounts, kindFilter } from './calls/order.ts';
 import { CallRow } from './calls/row.tsx';
 import { takeFailure } from './calls/take.ts';
@@ -9,7 +8,6 @@ import { callKinds, callText } from './calls/words.ts';
 import './calls/calls.css';
 
 // New calls chime and flash on every tab, from the board's start (this module loads with the tabs).
-linkCallArrivals();
 
 function KindFilter() {
   const t = callText();

@@ -1,13 +1,12 @@
 import { useEffect } from 'preact/hooks';
 import { SheetList } from './incidents/list.tsx';
 import { SheetView } from './incidents/sheet.tsx';
-import { ensureSheets, linkIncidents, openSheet } from './incidents/store.ts';
+import { ensureSheets, openSheet } from './incidents/store.ts';
 import { incidentText } from './incidents/words.ts';
 import './incidents/incidents.css';
 
 // The sheets follow the live subscription from the board's start: a sheet taken on the calls tab,
 // or changed by someone else, is current whenever this tab opens.
-linkIncidents();
 
 /**
  * Einsätze: the list of sheets (open first) and the open sheet; side by side on a desk, one at a
