@@ -10,6 +10,7 @@ import { createLoginLink } from './auth/login-links.ts';
 import { isScope, scopes as knownScopes } from './auth/scopes.ts';
 import { seedDemo } from './seed/demo.ts';
 import { startServer } from './main.ts';
+import { boardBundle } from './domains/board/bundle.ts';
 import type { Sql } from './store/db.ts';
 import type { Deps } from './deps.ts';
 import { recordRunningServer, runningServerUrl } from './store/running-server.ts';
@@ -59,6 +60,8 @@ async function serve() {
   const server = await startServer();
   const { config } = server.deps;
   const forget = recordOrWarn(server.deps);
+  // Build the board now, not on its first visitor's request; a broken build is logged and tried again per request.
+  boardBundle().catch((err) => server.deps.log.error('board build failed', { error: String(err) }));
   if (config.demo) {
     const demo = await seedDemo(server.deps.sql, config.publicUrl);
     if (demo) printDemo(demo);
