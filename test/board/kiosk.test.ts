@@ -125,3 +125,14 @@ t.test('a monitor without a session says how to sign it in', async (t) => {
   await page.locator('#kiosk-message').getByText('Dieser Monitor ist nicht angemeldet.').waitFor();
   t.match(await page.locator('#kiosk-message').innerText(), /Login-Link/);
 });
+
+t.test('the board\'s alarm settings open the monitor of the same station in a new tab', async (t) => {
+  const board = await b.open(demo.dispatcher);
+  await board.click('#alarm-prefs-button');
+  const [opened] = await Promise.all([board.context().waitForEvent('page'), board.click('#alarm-kiosk-link')]);
+  await opened.locator('#kiosk-connection').getByText('Verbunden').waitFor();
+  t.equal(new URL(opened.url()).pathname, '/dispatch/alarm');
+  t.equal(new URL(opened.url()).searchParams.get('guild'), demo.guildId);
+  t.equal(await opened.locator('#kiosk-guild').innerText(), 'Demo Rettungsdienst');
+  await board.context().close();
+});

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { texts } from '../app/i18n.ts';
-import { prefs, savePrefs } from '../app/session.ts';
+import { guild, prefs, savePrefs } from '../app/session.ts';
 import type { Prefs } from '../app/types.ts';
 import { Result, useAction } from '../ui/action.tsx';
 import { previewTone, unlockAudio, type Tone } from './audio.ts';
@@ -18,7 +18,8 @@ const text = texts({
   soundHint: 'Ohne Ton zeigen Banner, Tab-Titel und Benachrichtigung den Alarm trotzdem an.',
   notify: 'Systembenachrichtigung (wenn der Tab im Hintergrund ist)', allow: 'Erlauben',
   permission: { granted: 'erlaubt', denied: 'blockiert – in den Browser-Einstellungen der Seite erlauben', default: 'noch nicht erlaubt', unsupported: 'von diesem Browser nicht unterstützt' },
-  saved: 'Gespeichert.',
+  saved: 'Gespeichert.', kiosk: 'Alarmmonitor für die Wache öffnen',
+  kioskHint: 'Vollbild mit großer Anzeige, für einen Bildschirm auf der Wache (in diesem Browser angemeldet).',
 }, {
   title: 'Alarm settings', close: 'Close', which: 'Which alarms ring', own: 'My unit only', all: 'All units',
   ownHint: 'Rings only when the unit you occupy enters an alarm status.',
@@ -27,7 +28,8 @@ const text = texts({
   soundHint: 'Without sound, the banner, the tab title and the notification still show the alarm.',
   notify: 'System notification (while the tab is in the background)', allow: 'Allow',
   permission: { granted: 'allowed', denied: 'blocked – allow it in the browser\'s site settings', default: 'not allowed yet', unsupported: 'not supported by this browser' },
-  saved: 'Saved.',
+  saved: 'Saved.', kiosk: 'Open the station alarm monitor',
+  kioskHint: 'Full screen with a large display, for a screen at the station (signed in in this browser).',
 });
 
 const tones: Tone[] = ['gong', 'siren', 'beep'];
@@ -113,6 +115,10 @@ export function AlarmPrefs({ onClose }: { onClose: () => void }) {
       <p class="notify" id="alarm-notify">
         <span>{t.notify}: <b>{t.permission[permission]}</b></span>
         {permission === 'default' && <button type="button" class="small" id="alarm-notify-allow" onClick={() => void askNotifications()}>{t.allow}</button>}
+      </p>
+      <p class="kiosk-link">
+        <a id="alarm-kiosk-link" href={`/dispatch/alarm?guild=${encodeURIComponent(guild.value?.guildId ?? '')}`} target="_blank" rel="noopener">{t.kiosk} ↗</a>
+        <br /><span class="muted">{t.kioskHint}</span>
       </p>
       <Result action={action} id="alarm-prefs-result" />
     </div>
