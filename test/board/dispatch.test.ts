@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard, type BoardOptions } from '../helpers/board.ts';
+import { demo, demoBoard } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 
 // The Leitstelle tab in a real browser against the real server and the demo guild: a dispatcher
@@ -10,12 +10,7 @@ import { screenshot } from '../helpers/browser.ts';
 const b = await demoBoard(t);
 const phone = { width: 390, height: 844 };
 
-/** A board page closed with the subtest, so earlier pages do not keep rendering in the background. */
-async function open(t: { teardown(fn: () => unknown): void }, userId: string, opts: BoardOptions = {}): Promise<Page> {
-  const page = await b.open(userId, opts);
-  t.teardown(() => page.context().close());
-  return page;
-}
+const open = b.openFor;
 
 const slot = (page: Page, n: number) => page.locator(`li.slot[data-slot="${n}"]`);
 const standbyRow = (page: Page, userId: string) => page.locator(`#standby-list tr[data-user="${userId}"]`);

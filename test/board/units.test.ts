@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard, type BoardOptions } from '../helpers/board.ts';
+import { demo, demoBoard } from '../helpers/board.ts';
 import { screenshot, screenshotDir } from '../helpers/browser.ts';
 import { call } from '../helpers/server.ts';
 
@@ -11,12 +11,7 @@ import { call } from '../helpers/server.ts';
 const b = await demoBoard(t);
 const phone = { width: 390, height: 844 };
 
-/** A board page closed with the subtest, so earlier pages do not keep rendering in the background. */
-async function open(t: { teardown(fn: () => unknown): void }, userId: string, opts: BoardOptions = {}): Promise<Page> {
-  const page = await b.open(userId, opts);
-  t.teardown(() => page.context().close());
-  return page;
-}
+const open = b.openFor;
 
 /**
  * A board on a phone, on the Einheiten tab. A key press first allows sound: the first pointer-down

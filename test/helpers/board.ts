@@ -35,6 +35,8 @@ export interface DemoBoard {
   rest(method: string, path: string, body?: unknown): Promise<ApiResponse>;
   /** Signs `userId` in through a real one-time login link and returns the board page, live. */
   open(userId: string, opts?: BoardOptions): Promise<Page>;
+  /** `open`, with the page's context closed with the subtest `t`, so earlier pages do not keep rendering in the background. */
+  openFor(t: { teardown(fn: () => unknown): void }, userId: string, opts?: BoardOptions): Promise<Page>;
 }
 
 /** A real server with the demo guild, and Chromium; both closed with the test. */
@@ -53,5 +55,10 @@ export async function demoBoard(t: { teardown(fn: () => unknown): void }, env: R
     if (opts.tab) await page.locator(`#tab-${opts.tab}`).click();
     return page;
   }
-  return { server, browser, key: seeded.apiKey, rest, open };
+  async function openFor(t: { teardown(fn: () => unknown): void }, userId: string, opts: BoardOptions = {}): Promise<Page> {
+    const page = await open(userId, opts);
+    t.teardown(() => page.context().close());
+    return page;
+  }
+  return { server, browser, key: seeded.apiKey, rest, open, openFor };
 }
