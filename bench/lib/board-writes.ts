@@ -31,6 +31,14 @@ export function deltaWriter(base: string, guild: SeededGuild) {
   const reports = new Map<string, number>();
   const onDuty = new Map(guild.floaters.map((b) => [b, true]));
   let n = 0;
+  // Writes to one unit, call or person go one after another (with several in flight, a clock-out
+  // could otherwise overtake its clock-in, or a status land on the status it was meant to leave).
+  const inFlight = new Map<string, Promise<unknown>>();
+  const serial = (key: string, send: () => Promise<unknown>): Promise<unknown> => {
+    const next = (inFlight.get(key) ?? Promise.resolve()).catch(() => {}).then(send);
+    inFlight.set(key, next);
+    return next.finally(() => inFlight.get(key) === next && inFlight.delete(key));
+  };
   const pick = (mix: Mix, i: number): WriteKind => {
     // A fixed pattern, not random: every run writes the same sequence.
     const total = (mix.status ?? 0) + (mix.call ?? 0) + (mix.clock ?? 0);
@@ -45,18 +53,18 @@ export function deltaWriter(base: string, guild: SeededGuild) {
       const codes = guild.statuses.map((s) => s.code).filter((c) => c !== status.get(callsign));
       const code = codes[i % codes.length];
       status.set(callsign, code);
-      await rest('PUT', `/units/${encodeURIComponent(callsign)}/status`, { status: code });
+      await serial(callsign, () => rest('PUT', `/units/${encodeURIComponent(callsign)}/status`, { status: code }));
     } else if (kind === 'call') {
       const at = (i * 13) % guild.externalIds.length;
       const externalId = guild.externalIds[at];
       const report = (reports.get(externalId) ?? 0) + 1;
       reports.set(externalId, report);
-      await rest('POST', '/integrations/ingame/calls', callReport(externalId, at, report), guild.keys[i % guild.keys.length]);
+      await serial(externalId, () => rest('POST', '/integrations/ingame/calls', callReport(externalId, at, report), guild.keys[i % guild.keys.length]));
     } else {
       const badge = guild.floaters[i % guild.floaters.length];
       const was = onDuty.get(badge)!;
       onDuty.set(badge, !was);
-      await rest('POST', was ? '/admin/clock-out' : '/admin/clock-in', { badge });
+      await serial(badge, () => rest('POST', was ? '/admin/clock-out' : '/admin/clock-in', { badge }));
     }
   }
 
