@@ -34,6 +34,7 @@ import { benchRun, canNice, canPin, spawnNode } from './lib/procs.ts';
 import { callReport, fill, seedDatabase, type BoardSize } from './lib/board-seed.ts';
 import { deltaWriter, restClient, type Mix } from './lib/board-writes.ts';
 import { boardContext, heapAfterGc, loadOnce, mainThread, measureDeltas, mountNaive, openBrowser, pageScripts, paintFloor, showTab, untilFrames, type LoadTiming, type TabSpec } from './lib/board-page.ts';
+import { reniceTree } from './lib/board-cpu.ts';
 import { traceWindow } from './lib/board-trace.ts';
 import { kb, ms, printRows, quantile, spread, tabRows, type Row, type TabRun } from './lib/board-report.ts';
 
@@ -63,8 +64,11 @@ export async function run(args: string[]): Promise<void> {
   if (nice < 0 && !canNice(nice)) throw new Error(`--nice ${nice}: not permitted here (a negative niceness needs root or CAP_SYS_NICE)`);
   const traceDir = values.trace ? resolve(values.trace) : null;
   if (traceDir) mkdirSync(traceDir, { recursive: true });
-  // Every process the bench starts (PostgreSQL, the server, Chromium) inherits this niceness.
-  if (nice) setPriority(getPriority() + nice);
+  // What the bench starts inherits this niceness (PostgreSQL, the server); Chromium's processes are
+  // given it again before each measurement (its renderers set their own).
+  const niceness = getPriority() + nice;
+  if (nice) setPriority(niceness);
+  const renice = () => void (nice && reniceTree(niceness));
 
   const bench = benchRun();
   const closers: (() => unknown)[] = [];
@@ -106,6 +110,7 @@ export async function run(args: string[]): Promise<void> {
       { id: 'units', label: 'Einheiten', topic: 'units', names: guild.callsigns.slice(-20), mix: { status: 0.7, call: 0.15, clock: 0.15 } },
       { id: 'calls', label: 'Meldungen', topic: 'calls', names: guild.externalIds.slice(-20).map((_, i) => callReport('', SIZE.calls - 20 + i, 0).title), mix: { call: 0.7, status: 0.15, clock: 0.15 } },
     ];
+    renice();
     const floor = spread(await paintFloor(browser, rate, Math.min(deltas, 200)));
     say(`floor of delta -> next paint on this box (a one-line page): p50 ${ms(floor.p50)} ms, p99 ${ms(floor.p99)} ms`);
     const runs: TabRun[] = [];
@@ -120,6 +125,7 @@ export async function run(args: string[]): Promise<void> {
         if (r.failures.length) notes.push(`${tab.label}: ${r.failures.length} writes failed, first: ${r.failures[0]}`);
         return r;
       };
+      renice();
       const idleWindow = await mainThread(cdp);
       await new Promise((resolve) => setTimeout(resolve, 3000));
       const idle = await idleWindow();
@@ -139,7 +145,7 @@ export async function run(args: string[]): Promise<void> {
     }
     await page.close();
 
-    const heap = await heapRun(context, base, writer.rest, tabs.find((t) => runs.some((r) => r.tab === t.id)) ?? null, async (count) => {
+    const heap = await heapRun(context, base, writer.rest, renice, tabs.find((t) => runs.some((r) => r.tab === t.id)) ?? null, async (count) => {
       const r = await writer.drive({ count, rate: Infinity, concurrency: 4, mix: { status: 0.6, call: 0.2, clock: 0.2 } });
       if (r.failures.length) notes.push(`heap run: ${r.failures.length} writes failed, first: ${r.failures[0]}`);
       return r.writes;
@@ -149,7 +155,7 @@ export async function run(args: string[]): Promise<void> {
 
     const timings: LoadTiming[] = [];
     const loadTab = tabs.find((t) => t.id === 'units' && runs.some((r) => r.tab === t.id)) ?? null;
-    for (let i = 0; i < loads; i++) timings.push(await loadOnce(browser, base, scripts.probe, cookies, loadTab));
+    for (let i = 0; i < loads; i++) timings.push(await loadOnce(browser, base, scripts.probe, cookies, loadTab, renice));
     say(`${loads} first visits`);
 
     const rows: Row[] = [{ figure: 'floor: a one-line page, a timer\'s change -> next paint, p50 / p99', target: '', measured: `${ms(floor.p50)} / ${ms(floor.p99)} ms` }];
@@ -186,10 +192,11 @@ const LEGEND = [
 ];
 
 /** A fresh page on `tab`: its heap after 1000 deltas and after `total`. */
-async function heapRun(context: Awaited<ReturnType<typeof boardContext>>, base: string, rest: (method: string, path: string) => Promise<unknown>, tab: TabSpec | null, write: (count: number) => Promise<number>, total: number, notes: string[]) {
+async function heapRun(context: Awaited<ReturnType<typeof boardContext>>, base: string, rest: (method: string, path: string) => Promise<unknown>, opened: () => void, tab: TabSpec | null, write: (count: number) => Promise<number>, total: number, notes: string[]) {
   const page: Page = await context.newPage();
   await page.goto(`${base}/dispatch${tab ? `#${tab.id}` : ''}`);
   await page.locator('#connection.conn-live').waitFor({ timeout: 30_000 });
+  opened();
   if (tab) await showTab(page, tab);
   const cdp = await context.newCDPSession(page);
   let written = await write(1000);

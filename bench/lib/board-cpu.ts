@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { cpuMsOf, systemBusyMs } from './procs.ts';
 
 /** This process and every process below it (the server, PostgreSQL, Chromium and its renderers). */
@@ -17,6 +18,28 @@ function ownTree(): number[] {
   const tree = [process.pid];
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
   return tree;
+}
+
+/**
+ * Gives every thread of every process of this bench (Chromium's renderers included: they do not
+ * inherit it from their launcher) the niceness `nice`. Linux keeps niceness per thread.
+ */
+export function reniceTree(nice: number): void {
+  for (const pid of ownTree()) {
+    let tids: string[] = [];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // exited meanwhile
+    }
+    for (const tid of tids) {
+      try {
+        setPriority(Number(tid), nice);
+      } catch {
+        // exited meanwhile
+      }
+    }
+  }
 }
 
 /**

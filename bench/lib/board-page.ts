@@ -174,10 +174,11 @@ export interface LoadTiming {
  * One first visit: a fresh context (no cache) with the session's cookie opens `/dispatch#<tab>`;
  * interactive when the connection shows live and the tab's list is drawn, checked every frame.
  */
-export async function loadOnce(browser: Browser, base: string, probe: string, cookies: Awaited<ReturnType<BrowserContext['cookies']>>, tab: TabSpec | null): Promise<LoadTiming> {
+export async function loadOnce(browser: Browser, base: string, probe: string, cookies: Awaited<ReturnType<BrowserContext['cookies']>>, tab: TabSpec | null, opened = () => {}): Promise<LoadTiming> {
   const context = await boardContext(browser, probe, cookies);
   try {
     const page = await context.newPage();
+    opened();
     await page.goto(`${base}/dispatch${tab ? `#${tab.id}` : ''}`);
     const interactive = await (await page.waitForFunction((n) => (window as unknown as ProbeWindow).benchProbe.readyAt(n), tab?.names ?? [], { polling: 'raf', timeout: 30_000 })).jsonValue() as number;
     return { interactive, ...(await page.evaluate(() => (window as unknown as ProbeWindow).benchProbe.loaded())) };
