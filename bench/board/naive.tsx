@@ -23,15 +23,17 @@ const css = `
 `;
 
 const minutes = (ms: number) => `${Math.max(0, Math.floor(ms / 60_000))} min`;
+const clock = new Intl.DateTimeFormat('de', { hour: '2-digit', minute: '2-digit' });
 const all = <V,>(store: Store<V>) => store.keys.peek().map((k) => store.peek(k)).filter((v): v is V => v !== undefined);
 
 function UnitTile({ unit, status, now }: { unit: UnitEntry; status: Status | undefined; now: number }) {
   return (
     <article class="n-tile" style={{ borderColor: status?.color }}>
-      <header><b>{unit.callsign}</b> <span>{unit.label}</span> <small>{unit.orgUnit}</small></header>
-      <p class="n-status" style={{ background: status?.color }}>{unit.status} {status?.label}</p>
+      <header><b>{unit.callsign}</b> <span class="n-code">{unit.status}</span></header>
+      <p class="n-status" style={{ background: status?.color }}>{status?.label}</p>
+      <div>{unit.label}</div><div>{unit.orgUnit}</div>
       <ul>{unit.members.map((m) => <li key={m.id}>{m.nickname}</li>)}</ul>
-      <time>{minutes(now - unit.since)}</time>
+      <time>seit {clock.format(unit.since)} · {minutes(now - unit.since)}</time>
     </article>
   );
 }
