@@ -26,14 +26,14 @@ import { mkdirSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Page } from 'playwright-core';
 import { createLoginLink } from '../server/auth/login-links.ts';
 import { DEMO_GUILD } from '../server/seed/demo.ts';
 import { benchDatabase } from './lib/db.ts';
 import { benchRun, canNice, canPin, spawnNode } from './lib/procs.ts';
 import { callReport, fill, seedDatabase, type BoardSize } from './lib/board-seed.ts';
 import { deltaWriter, restClient, type Mix } from './lib/board-writes.ts';
-import { boardContext, heapAfterGc, loadOnce, mainThread, measureDeltas, mountNaive, openBrowser, pageScripts, paintFloor, showTab, untilFrames, type LoadTiming, type TabSpec } from './lib/board-page.ts';
+import { boardContext, loadOnce, mainThread, measureDeltas, mountNaive, openBrowser, pageScripts, paintFloor, showTab, type LoadTiming, type TabSpec } from './lib/board-page.ts';
+import { heapRun } from './lib/board-heap.ts';
 import { reniceTree } from './lib/board-cpu.ts';
 import { traceWindow } from './lib/board-trace.ts';
 import { kb, ms, printRows, quantile, spread, tabRows, type Row, type TabRun } from './lib/board-report.ts';
@@ -188,38 +188,8 @@ const LEGEND = [
   'naive: the same view as a plain Preact tree rendered again from the whole state after each delta (bench/board/naive.tsx; simpler markup than the board\'s, so its style+layout is not compared); '
     + 'JS per delta: the board\'s listeners and microtasks against the same listeners (measured in the naive run) plus the naive re-render: each approach decodes and applies the same frame, then renders',
   'floor: a page of one line whose text a timer changes at the same rate, timed the same way: what Chromium\'s frame clock and the box cost any page',
-  'heap: Runtime.getHeapUsage after two HeapProfiler.collectGarbage, in a fresh page on the same tab; first visit: a fresh context (no cache) with the session cookie, navigation start to live with the tab\'s list drawn',
+  'heap: Runtime.getHeapUsage after HeapProfiler.collectGarbage (twice, 0.5 s, once more), in a fresh page on the same tab; first visit: a fresh context (no cache) with the session cookie, navigation start to live with the tab\'s list drawn',
 ];
-
-/** A fresh page on `tab`: its heap after 1000 deltas and after `total`. */
-async function heapRun(context: Awaited<ReturnType<typeof boardContext>>, base: string, rest: (method: string, path: string) => Promise<unknown>, opened: () => void, tab: TabSpec | null, write: (count: number) => Promise<number>, total: number, notes: string[]) {
-  const page: Page = await context.newPage();
-  await page.goto(`${base}/dispatch${tab ? `#${tab.id}` : ''}`);
-  await page.locator('#connection.conn-live').waitFor({ timeout: 30_000 });
-  opened();
-  if (tab) await showTab(page, tab);
-  const cdp = await context.newCDPSession(page);
-  let written = await write(1000);
-  const seen1000 = await untilFrames(page, written, 30_000);
-  const at1000 = await heapAfterGc(cdp);
-  written += await write(total - 1000);
-  const frames = await untilFrames(page, written, 60_000);
-  const atEnd = await heapAfterGc(cdp);
-  if (seen1000 < written - (total - 1000) || frames < written) notes.push(`heap run: ${written} writes, the page saw ${frames} delta frames`);
-  const counters = await page.evaluate(() => (window as unknown as { dtBoard: { counters: { snapshots: number; deltas: number } } }).dtBoard.counters);
-  if (counters.snapshots !== 1) notes.push(`heap run: the board took ${counters.snapshots} snapshots (a gap or a reconnect made it subscribe again)`);
-  // The board must show what the server holds: every unit in the status the server has.
-  const shown = await page.evaluate(() => {
-    const units = (window as unknown as { dtBoard: { live: { units: { keys: { peek(): string[] }; peek(k: string): { status: string } } } } }).dtBoard.live.units;
-    return units.keys.peek().map((k) => [k, units.peek(k).status] as [string, string]);
-  });
-  const { units } = await rest('GET', '/units') as { units: { callsign: string; status: string }[] };
-  const board = new Map(shown);
-  const wrong = units.filter((u) => board.get(u.callsign) !== u.status);
-  if (wrong.length || board.size !== units.length) notes.push(`heap run: after the deltas the board shows ${board.size} units, the server has ${units.length}; ${wrong.length} in another status than the server's`);
-  await page.close();
-  return { at1000, atEnd, frames };
-}
 
 async function timedGet(url: string): Promise<{ ms: number; status: number; text: string }> {
   const start = performance.now();

@@ -154,9 +154,11 @@ export async function paintFloor(browser: Browser, rate: number, count: number):
   }
 }
 
-/** The page's live JS heap after two full garbage collections, bytes. */
+/** The page's live JS heap after full garbage collections (two, a pause for pending work, one more), bytes. */
 export async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  await new Promise((resolve) => setTimeout(resolve, 500));
   await cdp.send('HeapProfiler.collectGarbage');
   return (await cdp.send('Runtime.getHeapUsage')).usedSize;
 }
