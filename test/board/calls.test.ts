@@ -51,7 +51,7 @@ t.test('a panic call from the game appears within 1 s, first, with a tone and a 
   t.same(await order(page), ['qb:panic', 'qb:1', 'qb:2'], 'panic first');
   t.equal(await chimes(page), 1, 'one chime');
   t.match(await says(page, 'qb:panic'), /Panik[\s\S]*P1[\s\S]*Panikknopf Streife 12[\s\S]*Neu/, 'a panic is priority 1 and marked new');
-  t.ok(await row(page, 'qb:panic').evaluate((el) => getComputedStyle(el).animationName === 'call-flash'), 'the row flashes');
+  t.ok(await row(page, 'qb:panic').evaluate((el) => getComputedStyle(el, '::after').animationName === 'call-flash'), 'the row flashes');
   await screenshot(page, 'calls-desk');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshot(page, 'calls-desk-dark');

@@ -20,17 +20,17 @@ export function texts<T>(de: T, en: T): () => T {
   return () => (lang.value === 'en' ? en : de);
 }
 
-const locale = () => (lang.value === 'en' ? 'en-GB' : 'de-DE');
+/** One formatter per language and kind: building one is far dearer than formatting (a board formats on every delta). */
+function formatter(options: Intl.DateTimeFormatOptions) {
+  const made = { de: new Intl.DateTimeFormat('de-DE', options), en: new Intl.DateTimeFormat('en-GB', options) };
+  return (ms: number) => made[lang.value].format(ms);
+}
 
 /** 14:05 */
-export function clockTime(ms: number): string {
-  return new Date(ms).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit' });
-}
+export const clockTime = formatter({ hour: '2-digit', minute: '2-digit' });
 
-/** 24.11. 14:05 */
-export function dateTime(ms: number): string {
-  return new Date(ms).toLocaleString(locale(), { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
-}
+/** 24.11., 14:05 */
+export const dateTime = formatter({ day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
 
 /** A duration as a dispatcher reads it: 45 s, 12 min, 3 h 05 min, 2 d 4 h. */
 export function duration(ms: number): string {
