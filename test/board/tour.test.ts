@@ -58,6 +58,20 @@ t.test('phone, 390×844', async (t) => {
   await page.close();
 });
 
+t.test('loading the board asks for nothing that is not there and logs no error', async (t) => {
+  const context = await b.browser.newContext();
+  t.teardown(() => context.close());
+  const problems: string[] = [];
+  context.on('console', (msg) => msg.type() === 'error' && problems.push(msg.text()));
+  context.on('response', (res) => res.status() >= 400 && problems.push(`${res.status()} ${res.url()}`));
+  const page = await b.open(demo.admin, { context });
+  await page.waitForTimeout(500);
+  t.same(problems, [], 'no failed request and no console error');
+  // Chromium asks for /favicon.ico outside the page's requests (a 404 in the console of a desktop
+  // browser): the page names its icon inline.
+  t.match(await page.locator('link[rel=icon]').getAttribute('href'), /^data:image\/svg\+xml,/, 'the icon is inline, nothing to fetch');
+});
+
 t.test('keyboard: the tabs are reachable and switch with the arrow keys', async (t) => {
   const page = await b.open(demo.admin);
   await page.locator('#tab-overview').focus();
