@@ -15,6 +15,7 @@ const Env = z.object({
   DISCORD_CLIENT_ID: z.string().optional(),
   DISCORD_CLIENT_SECRET: z.string().optional(),
   DISCORD_API_URL: Url.optional(),
+  DISCORD_CDN_URL: Url.optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   DEMO: z.enum(['0', '1']).default('1'),
   WS_REVALIDATE_MS: z.coerce.number().int().min(100).default(60_000),
@@ -43,7 +44,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: c.DATABASE_URL,
     dataDir: resolve(c.DATA_DIR),
     redisUrl: c.REDIS_URL,
-    discord: { token: c.DISCORD_TOKEN, clientId: c.DISCORD_CLIENT_ID, clientSecret: c.DISCORD_CLIENT_SECRET, apiUrl: c.DISCORD_API_URL },
+    discord: discordConfig(c),
     logLevel: c.LOG_LEVEL,
     demo: c.DEMO === '1',
     limits: {
@@ -60,6 +61,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * Discord: the bot runs when a token is set; "Login with Discord" needs the client id and secret.
+ * `DISCORD_API_URL` (default Discord's own) also places the OAuth2 authorize page, at its origin
+ * (`https://discord.com/oauth2/authorize`); tests point both it and `DISCORD_CDN_URL` at a stand-in.
+ */
+function discordConfig(c: z.infer<typeof Env>) {
+  const apiUrl = (c.DISCORD_API_URL ?? 'https://discord.com/api').replace(/\/$/, '');
+  const clientId = c.DISCORD_CLIENT_ID ?? (c.DISCORD_TOKEN ? applicationIdOfToken(c.DISCORD_TOKEN) : undefined);
+  return {
+    token: c.DISCORD_TOKEN,
+    clientId,
+    clientSecret: c.DISCORD_CLIENT_SECRET,
+    apiUrl,
+    cdnUrl: (c.DISCORD_CDN_URL ?? 'https://cdn.discordapp.com').replace(/\/$/, ''),
+    authorizeUrl: `${new URL(apiUrl).origin}/oauth2/authorize`,
+  };
+}
+
+/** A bot token's first part is its application id in base64 (how Discord builds tokens); undefined if it is not. */
+function applicationIdOfToken(token: string): string | undefined {
+  const id = Buffer.from(token.split('.')[0] ?? '', 'base64').toString('utf8');
+  return /^\d{15,22}$/.test(id) ? id : undefined;
+}
 
 /** The server's URL for a browser on this machine: one listening on every interface is reached on loopback. */
 export function localUrl(host: string, port: number): string {
