@@ -7,6 +7,7 @@ import type { Authenticator } from './auth/principal.ts';
 import type { GuildDirectory } from './domains/guilds/directory.ts';
 import type { Hub } from './hub/hub.ts';
 import type { Fanout } from './hub/fanout.ts';
+import type { ChatPlatform } from './chat/platform.ts';
 
 /** Refreshes a guild's chat-platform time-clock panel. Called after commit; must never throw. */
 export interface PanelRefresher { refresh(guildId: string): void }
@@ -22,6 +23,8 @@ export interface Deps {
   auth: Authenticator;
   guilds: GuildDirectory;
   panel: PanelRefresher;
+  /** Discord (or nothing, without a token): emojis by REST, the bot's status and invite. */
+  chat: ChatPlatform;
   hub: Hub;
   /** Serialize-once fan-out; present when the uWS WebSocket endpoint is mounted. */
   fanout?: Fanout;

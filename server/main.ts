@@ -6,7 +6,7 @@ import { sessionCookieName } from './auth/login-links.ts';
 import { createMemoryBus, type Bus } from './hub/bus.ts';
 import { createRedisBus } from './hub/bus-redis.ts';
 import { createGuildDirectory } from './domains/guilds/directory.ts';
-import { createPanelRefresher } from './chat/panel.ts';
+import { createChat, defaultChatOptions, type ChatOptions } from './chat/discord.ts';
 import { openDatabase } from './store/open.ts';
 import { createApp, listen } from './transport/app.ts';
 import type { WebSocketEndpoint } from './transport/ws.ts';
@@ -30,6 +30,8 @@ export interface ServerOptions {
   bus?: Bus;
   panel?: PanelRefresher;
   hub?: Partial<HubOptions>;
+  /** Gateway lease and panel timing (tests shorten them). */
+  chat?: Partial<ChatOptions>;
   /** false: `rest.constant` routes call their procedure on every request (bench: the procedure path's cost). */
   constantAnswers?: boolean;
 }
@@ -41,11 +43,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log, 10, { exclusive: true });
   const bus = opts.bus ?? (config.redisUrl ? await createRedisBus(config.redisUrl, log) : createMemoryBus());
   const dbHealth = createDatabaseHealth();
+  const chat = createChat(config, db.sql, bus, log, { ...defaultChatOptions, ...opts.chat });
   const deps: Deps = {
     config, log, sql: db.sql, dbHealth, bus,
     auth: createAuthenticator(db.sql, bus, sessionCookieName(config.secureCookies)),
     guilds: createGuildDirectory(db.sql, bus),
-    panel: opts.panel ?? createPanelRefresher(log),
+    panel: opts.panel ?? chat.panel,
+    chat,
     hub: createHub(db.sql, bus, log, { ...defaultHubOptions, ...opts.hub }),
   };
   const monitor = monitorDatabase(db.sql, dbHealth, log);
@@ -57,6 +61,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
   /** What the server opened before it listens, closed in reverse: on shutdown, or when it cannot listen. */
   const closeBehind = async () => {
+    await chat.close();
     await monitor.stop();
     deps.hub.close();
     await bus.close();
@@ -68,6 +73,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   if (!config.publicUrlFixed) config.publicUrl = localUrl(config.host, listening.port);
   log.info('listening', { url: config.publicUrl });
+  chat.start(deps, async (guildId) => log.debug('emoji sync pending', { guildId }));
   return {
     url: `http://${config.host}:${listening.port}`,
     port: listening.port,

@@ -7,6 +7,7 @@ import { freshDatabase } from './db.ts';
 import { contractViolation } from './contract.ts';
 import { connect } from '../../server/store/db.ts';
 import type { HubOptions } from '../../server/hub/hub.ts';
+import type { ChatOptions } from '../../server/chat/discord.ts';
 
 export interface TestServer extends RunningServer {
   sql: Sql;
@@ -22,6 +23,8 @@ export interface TestServerOptions {
   /** Join this database (another node of a cluster) instead of creating a fresh one. */
   databaseUrl?: string;
   hub?: Partial<HubOptions>;
+  /** Gateway lease and panel timing of the Discord bot (with DISCORD_TOKEN in env). */
+  chat?: Partial<ChatOptions>;
 }
 
 /** The real server (uWS on a free port) on a fresh database; closed with the test. */
@@ -37,8 +40,10 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     config,
     log: createLog(config.logLevel),
     sql: db.sql,
-    panel: { refresh: (guildId) => panelCalls.push(guildId) },
+    // With a Discord token the real panel runs (against the stand-in); otherwise calls are recorded.
+    panel: env.DISCORD_TOKEN ? undefined : { refresh: (guildId) => panelCalls.push(guildId) },
     hub: opts.hub,
+    chat: opts.chat,
   });
   server.deps.bus.onEvents((evs) => events.push(...evs));
   t.teardown(async () => {
