@@ -2,6 +2,7 @@ import uWS from 'uWebSockets.js';
 import type { Deps } from '../deps.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { mountAuthRoutes } from './auth-routes.ts';
+import { mountDiscordLogin } from './discord-login.ts';
 import { Reply } from './http.ts';
 import { mountRest } from './rest.ts';
 import { restRoutes, type RestRoute } from './routes.ts';
@@ -26,6 +27,7 @@ export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}):
   mountRest(app, deps, routes, opts);
   mountTrpcHttp(app, deps);
   mountAuthRoutes(app, deps);
+  mountDiscordLogin(app, deps);
   mountRootRedirect(app);
   mountBoardAssets(app);
   // Anything else, any method: 404 with the one error shape (for HEAD without the body, as for any HEAD).

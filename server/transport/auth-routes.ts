@@ -7,20 +7,28 @@ import { isLoginToken, redeemLoginLink } from '../auth/login-links.ts';
 import { readCookie } from '../auth/principal.ts';
 import { deleteSession, liveSessionUser, loginTokenState, SESSION_ABSOLUTE_MS, touchSession } from '../auth/store.ts';
 import { guildsOfUser } from '../domains/guilds/store.ts';
+import { discordLoginEnabled } from '../domains/chat/login.ts';
 import { loginFailedPage } from './login-pages.ts';
 import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply } from './http.ts';
 import { parseJsonObject } from './json-body.ts';
 import { sendError } from './rest.ts';
 
 const DeviceLogin = z.strictObject({ device: z.literal('alarm') });
-const boardUrl = (guildId: string) => `/dispatch?guild=${encodeURIComponent(guildId)}`;
-const pageHeaders = {
+export const boardUrl = (guildId: string) => `/dispatch?guild=${encodeURIComponent(guildId)}`;
+/** Headers of the server's own HTML pages (sign-in outcomes): never cached, nothing loaded from elsewhere. */
+export const pageHeaders = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 };
+
+/** The Set-Cookie of a new browser session: what a login link and "Login with Discord" set. */
+export function browserSessionCookie(deps: Deps, sessionToken: string): string {
+  const secure = deps.config.secureCookies ? '; Secure' : '';
+  return `${deps.auth.cookieName}=${sessionToken}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`;
+}
 
 /**
  * Browser sign-in: `GET /auth/login/<token>` sets the session cookie and opens the board (a used,
@@ -42,7 +50,7 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
       if (session) {
         reply.send(302, {
           location: boardUrl(session.guildId),
-          'set-cookie': `${name}=${session.sessionToken}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${secure}`,
+          'set-cookie': browserSessionCookie(deps, session.sessionToken),
           'cache-control': 'no-store',
           'referrer-policy': 'no-referrer',
         }, '');
@@ -54,7 +62,7 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
         reply.send(302, { location: boardUrl(owner.guildId), 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }, '');
         return;
       }
-      const page = loginFailedPage(!owner ? 'unknown' : owner.used ? 'used' : 'expired', owner);
+      const page = loginFailedPage(!owner ? 'unknown' : owner.used ? 'used' : 'expired', owner, { discordLogin: discordLoginEnabled(deps.config) });
       reply.send(page.status, pageHeaders, page.html);
     })().catch((err) => sendError(deps, reply, err));
   });

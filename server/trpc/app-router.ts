@@ -15,6 +15,7 @@ import { accessRouter } from '../domains/access/router.ts';
 import { ranksRouter } from '../domains/ranks/router.ts';
 import { docsRouter } from '../domains/docs/router.ts';
 import { boardRouter } from '../domains/board/router.ts';
+import { chatRouter } from '../domains/chat/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -33,6 +34,7 @@ export const appRouter = router({
   ranks: ranksRouter,
   docs: docsRouter,
   board: boardRouter,
+  chat: chatRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

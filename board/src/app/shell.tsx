@@ -6,6 +6,7 @@ import { applyTheme, nextTheme, theme } from './theme.ts';
 import { connection, live } from '../live/board-live.ts';
 import { tabLabels, visibleTabs, type TabId } from '../tabs/registry.ts';
 import { AlarmBanner } from '../alarm/banner.tsx';
+import { DiscordLogin } from './discord-login.tsx';
 
 const text = texts({
   switchGuild: 'Wache wechseln', logout: 'Abmelden', theme: { system: 'Farben wie das System', dark: 'Dunkle Farben', light: 'Helle Farben' }, language: 'Sprache: Deutsch. Zu Englisch wechseln', langShort: 'EN',
@@ -142,6 +143,7 @@ export function Shell() {
         <section id="signed-out" class="card narrow">
           <h2>{t.signedOut}</h2>
           <p id="signed-out-reason">{t.signedOutReason[signedOutReason.value]}</p>
+          <DiscordLogin />
           <p>{t.howToSignIn}</p>
           <code>npx dispatch-terminal login-link --guild &lt;Guild-ID&gt; --user &lt;Discord-User-ID&gt;</code>
         </section>
