@@ -73,7 +73,7 @@ export class Interactions {
     const { guild, perms } = this.member(guildId, userId);
     const { channel, position } = this.channelOf(guild, at.channelId);
     const id = snowflake();
-    const token = `aW50ZXJhY3Rpb246${id}:${randomBytes(48).toString('base64url')}`;
+    const token = Buffer.from(`interaction:${id}:${randomBytes(48).toString('base64url')}`).toString('base64url');
     const user = guild.members.get(userId) ?? this.world.users.get(userId) ?? { id: userId, username: 'owner' };
     const payload = {
       id, application_id: this.world.applicationId, type: TYPE[kind], data, guild_id: guild.id,

@@ -22,6 +22,13 @@ type Handler = (c: Ctx) => { status: number; body?: unknown };
 interface Route { method: string; pattern: RegExp; auth: 'bot' | 'bot-or-bearer' | 'none'; handle: Handler }
 
 const ok = (body: unknown, status = 200) => ({ status, body });
+const decodeSegment = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
 
 /** Discord's REST API v10, its CDN and its OAuth2 pages, as far as a bot and "Login with Discord" use them. */
 export class Rest {
@@ -69,7 +76,8 @@ export class Rest {
       return sendJson(res, 413, { message: 'Request entity too large', code: 40005 });
     }
     const versioned = /^\/api\/v10(\/.*)$/.exec(url.pathname);
-    const path = versioned ? versioned[1] : url.pathname;
+    // discord.js percent-encodes some segments ('%40original'); Discord routes on the decoded path.
+    const path = (versioned ? versioned[1] : url.pathname).split('/').map(decodeSegment).join('/');
     const parsed = parseBody(raw, req.headers['content-type']);
     const record = (status: number) => this.requests.push({ method, path, body: parsed.body, status, at });
 
@@ -97,7 +105,7 @@ export class Rest {
       if (!versioned) throw notFound();
       if (parsed.invalid) throw new DiscordError(400, { message: 'The request body contains invalid JSON.', code: 50109 });
       const { route, params } = this.match(method, path);
-      const auth = this.authOf(req.headers.authorization);
+      const auth: Auth = route.auth === 'none' ? { kind: 'none' } : this.authOf(req.headers.authorization);
       if (route.auth === 'bot' && auth.kind !== 'bot') throw unauthorized();
       if (route.auth === 'bot-or-bearer' && auth.kind === 'none') throw unauthorized();
       ({ status, body } = route.handle({ method, path, params, query: url.searchParams, body: parsed.body, files: parsed.files, auth, headers: req.headers }));
@@ -144,7 +152,7 @@ export class Rest {
       const m = route.pattern.exec(path);
       if (!m) continue;
       pathKnown = true;
-      if (route.method === method) return { route, params: m.slice(1).map(decodeURIComponent) };
+      if (route.method === method) return { route, params: m.slice(1) };
     }
     if (pathKnown) throw new DiscordError(405, { message: '405: Method Not Allowed', code: 0 });
     throw notFound();
