@@ -59,6 +59,7 @@ const channel = client.channels.cache.get(CHANNEL) as TextChannel;
 /** What the bot under test does with interactions; handler errors fail the test that caused them. */
 const handlerErrors: unknown[] = [];
 const seen: Interaction[] = [];
+const withResponse: Array<{ id: string | null; ephemeral: boolean | null }> = [];
 client.on('interactionCreate', (i) => {
   seen.push(i);
   handle(i).catch((err) => handlerErrors.push(err));
@@ -72,6 +73,9 @@ async function handle(i: Interaction) {
     const rows = i.options.getInteger('zeilen');
     const quiet = i.options.getBoolean('leise');
     await i.reply({ content: `panel ${language} ${rows} ${quiet} ${i.locale} ${i.guildLocale} admin=${i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)}`, flags: MessageFlags.Ephemeral });
+  } else if (i.isChatInputCommand() && i.commandName === 'geheim') {
+    const response = await i.reply({ content: 'nur für dich', flags: MessageFlags.Ephemeral, withResponse: true });
+    withResponse.push({ id: response.resource?.message?.id ?? null, ephemeral: response.interaction.responseMessageEphemeral });
   } else if (i.isChatInputCommand() && i.commandName === 'apikey' && i.options.getSubcommand() === 'erstellen') {
     const labelled = i.locale === 'en-US';
     const modal = new ModalBuilder().setCustomId(labelled ? 'key:create:label' : 'key:create').setTitle('Neuer Schlüssel');
@@ -217,6 +221,9 @@ t.test('a slash command reaches interactionCreate; an ephemeral reply resolves s
   await t.rejects(discord.slash(GUILD, admin.id, 'panel', { options: { farbe: 'rot' } }), /has no option farbe/);
   await t.rejects(discord.slash(GUILD, admin.id, 'apikey', { subcommand: 'löschen' }), /required option schluessel/);
   await t.rejects(discord.slash(GUILD, crew.id, 'geheim'), /default_member_permissions/, 'a member without Manage Server cannot run it');
+  const secret = await discord.slash(GUILD, admin.id, 'geheim');
+  for (let i = 0; i < 100 && !withResponse.length; i++) await new Promise((r) => setTimeout(r, 10)); // the bot reads the 200 after slash() resolved
+  t.same(withResponse, [{ id: secret.messageId, ephemeral: true }], 'withResponse: the callback answers 200 with the message');
   await t.rejects(discord.slash(GUILD, '572000000000000099', 'panel'), /not a member/);
 });
 
@@ -453,6 +460,14 @@ t.test('OAuth2: authorize with PKCE, token exchange with S256 checked, users/@me
   t.same(guilds.map((g: { id: string; owner: boolean }) => [g.id, g.owner]), [[GUILD, false]]);
   t.ok(BigInt(guilds[0].permissions) & 0x20n, 'permissions carry Manage Server');
   t.equal((await fetch(`${discord.apiUrl}/v10/users/@me`, { headers: { authorization: 'Bearer nope' } })).status, 401);
+
+  discord.signInAs('573000000000000077'); // a Discord account in none of the stand-in's guilds
+  const strangerCode = new URL((await authorize()).headers.get('location')!).searchParams.get('code')!;
+  const strangerTokens = await (await fetch(`${discord.apiUrl}/v10/oauth2/token`, {
+    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'authorization_code', code: strangerCode, redirect_uri: redirectUri, code_verifier: verifier, client_id: discord.applicationId, client_secret: discord.clientSecret }),
+  })).json();
+  t.same(await (await fetch(`${discord.apiUrl}/v10/users/@me/guilds`, { headers: { authorization: `Bearer ${strangerTokens.access_token}` } })).json(), []);
 
   discord.signInAs(null);
   const denied = new URL((await authorize()).headers.get('location')!);

@@ -6,7 +6,7 @@
  * bot that passes here is not refused by Discord for the same reasons.
  *
  * Modules: discord-standin/state.ts (data and payloads), gateway.ts, rest.ts (REST, CDN, pages),
- * interactions.ts, messages.ts, oauth.ts, validate.ts (Discord's limits), http.ts, images.ts.
+ * interactions.ts (+ options.ts), messages.ts, oauth.ts, validate.ts (Discord's limits), http.ts, images.ts.
  */
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
@@ -88,7 +88,7 @@ export interface DiscordStandIn {
   down(opts?: { invalidateSessions?: boolean }): void;
   up(): void;
 
-  /** OAuth2: the user the authorize page signs in as (it then redirects to redirect_uri with code and the same state); null: the user cancels. */
+  /** OAuth2: the user the authorize page signs in as (it then redirects to redirect_uri with code and the same state); null: the user cancels. A user in no guild is made up (or added with addUser). */
   signInAs(userId: string | null): void;
   /** Added: every authorize page request (query and status). */
   authorizations: Array<{ query: Record<string, string>; status: number; at: number }>;
@@ -204,7 +204,8 @@ export async function startDiscordStandIn(t: { teardown(fn: () => unknown): void
     },
 
     signInAs(userId) {
-      if (userId !== null && !world.users.has(userId)) throw new Error(`discord stand-in: unknown user ${userId} (addMember or addUser first)`);
+      // Any Discord account can sign in; one in no stand-in guild is made up (username user<last 4 digits>).
+      if (userId !== null && !world.users.has(userId)) world.users.set(userId, { id: userId, username: `user${userId.slice(-4)}` });
       oauth.signedIn = userId;
     },
     authorizations: oauth.authorizations,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Gateway } from './gateway.ts';
 import { DiscordError, invalidForm, unknown, type UploadedFile } from './http.ts';
 import type { Messages } from './messages.ts';
-import { Perm, snowflake, type StandInGuild, type StandInMessage, type World } from './state.ts';
+import { checkMemberMayUse, findCommand, optionLevel, optionValue } from './options.ts';
+import { snowflake, type StandInGuild, type StandInMessage, type World } from './state.ts';
 import { checkAutocomplete, checkModal, componentsWithIds } from './validate.ts';
 
 export interface LaterEntry { method: string; path: string; body: any; messageId?: string }
@@ -100,116 +101,18 @@ export class Interactions {
     });
   }
 
-  /** The registered command `name` usable in the guild (guild commands first), waiting for registration up to `ms`. */
-  private async command(guildId: string, name: string, ms: number): Promise<any> {
-    const find = () => (this.world.commands.get(guildId) ?? []).find((c) => c.name === name && (c.type ?? 1) === 1)
-      ?? (this.world.commands.get('global') ?? []).find((c) => c.name === name && (c.type ?? 1) === 1);
-    await this.world.waitForCommands(() => Boolean(find()), ms);
-    const cmd = find();
-    if (!cmd) {
-      const names = [...this.world.commands.values()].flat().map((c) => c.name);
-      throw new Error(`discord stand-in: no slash command /${name} is registered (registered: ${names.join(', ') || 'none'})`);
-    }
-    if (Array.isArray(cmd.contexts) && !cmd.contexts.includes(0)) throw new Error(`discord stand-in: /${name} is not usable in guilds (contexts ${JSON.stringify(cmd.contexts)})`);
-    return cmd;
-  }
-
-  private checkMemberMayUse(cmd: any, perms: bigint, userId: string) {
-    const needed = cmd.default_member_permissions;
-    if (needed === null || needed === undefined) return;
-    const bits = BigInt(needed);
-    const admin = (perms & 0x8n) !== 0n || perms === Perm.all;
-    if (!admin && (bits === 0n || (perms & bits) !== bits)) {
-      throw new Error(`discord stand-in: Discord hides /${cmd.name} from ${userId} (default_member_permissions ${needed}), so the member cannot run it`);
-    }
-  }
-
-  /** The options level a (group and) subcommand points at, and the data options to nest values in. */
-  private level(cmd: any, subcommand?: string): { declared: any[]; wrap: (opts: any[]) => any[] } {
-    const top: any[] = cmd.options ?? [];
-    const hasSubs = top.some((o) => o.type === 1 || o.type === 2);
-    if (!subcommand) {
-      if (hasSubs) throw new Error(`discord stand-in: /${cmd.name} needs a subcommand (${top.map((o) => o.name).join(', ')})`);
-      return { declared: top, wrap: (o) => o };
-    }
-    const [first, second] = subcommand.split(/[ /]/);
-    const node = top.find((o) => o.name === first && (o.type === 1 || o.type === 2));
-    if (!node) throw new Error(`discord stand-in: /${cmd.name} has no subcommand ${first} (has ${top.map((o) => o.name).join(', ') || 'none'})`);
-    if (node.type === 2) {
-      const sub = (node.options ?? []).find((o: any) => o.name === second && o.type === 1);
-      if (!sub) throw new Error(`discord stand-in: /${cmd.name} ${first} has no subcommand ${second}`);
-      return { declared: sub.options ?? [], wrap: (o) => [{ type: 2, name: first, options: [{ type: 1, name: second, options: o }] }] };
-    }
-    return { declared: node.options ?? [], wrap: (o) => [{ type: 1, name: first, options: o }] };
-  }
-
-  /** A value as Discord's client sends it for the declared option (it enforces choices, ranges and lengths). */
-  private optionValue(cmdName: string, decl: any, value: string | number | boolean, guild: StandInGuild, resolved: any) {
-    const where = `/${cmdName} option ${decl.name}`;
-    let v: string | number | boolean = value;
-    switch (decl.type) {
-      case 3:
-        v = String(value);
-        if (decl.min_length !== undefined && v.length < decl.min_length) throw new Error(`discord stand-in: ${where} needs at least ${decl.min_length} characters`);
-        if (decl.max_length !== undefined && v.length > decl.max_length) throw new Error(`discord stand-in: ${where} allows at most ${decl.max_length} characters`);
-        break;
-      case 4:
-      case 10:
-        v = Number(value);
-        if (!Number.isFinite(v) || (decl.type === 4 && !Number.isInteger(v))) throw new Error(`discord stand-in: ${where} takes ${decl.type === 4 ? 'an integer' : 'a number'}, not ${value}`);
-        if (decl.min_value !== undefined && v < decl.min_value) throw new Error(`discord stand-in: ${where} is at least ${decl.min_value}`);
-        if (decl.max_value !== undefined && v > decl.max_value) throw new Error(`discord stand-in: ${where} is at most ${decl.max_value}`);
-        break;
-      case 5:
-        if (typeof value !== 'boolean') throw new Error(`discord stand-in: ${where} takes a boolean`);
-        break;
-      case 6: {
-        v = String(value);
-        const u = guild.members.get(v) ?? this.world.users.get(v);
-        if (!u) throw new Error(`discord stand-in: ${where}: unknown user ${v}`);
-        (resolved.users ??= {})[v] = this.world.userPayload(u);
-        if (guild.members.has(v)) {
-          const { user: _user, ...member } = this.world.memberPayload(guild, v);
-          (resolved.members ??= {})[v] = { ...member, permissions: this.world.memberPermissions(guild, v).toString() };
-        }
-        break;
-      }
-      case 7: {
-        v = String(value);
-        const i = guild.channels.findIndex((c) => c.id === v);
-        if (i === -1) throw new Error(`discord stand-in: ${where}: unknown channel ${v}`);
-        const c = this.world.channelPayload(guild, guild.channels[i], i);
-        (resolved.channels ??= {})[v] = { id: c.id, name: c.name, type: c.type, permissions: '0', flags: 0 };
-        break;
-      }
-      case 8: {
-        v = String(value);
-        const role = this.world.rolePayloads(guild).find((r) => r.id === v);
-        if (!role) throw new Error(`discord stand-in: ${where}: unknown role ${v}`);
-        (resolved.roles ??= {})[v] = role;
-        break;
-      }
-      default:
-        v = String(value);
-    }
-    if (Array.isArray(decl.choices) && decl.choices.length && !decl.choices.some((c: any) => c.value === v)) {
-      throw new Error(`discord stand-in: ${where} only offers ${decl.choices.map((c: any) => JSON.stringify(c.value)).join(', ')}`);
-    }
-    return v;
-  }
-
   async slash(guildId: string, userId: string, name: string, opts: { subcommand?: string; options?: Record<string, string | number | boolean>; channelId?: string; locale?: string } = {}): Promise<InteractionAnswer> {
     const { guild, perms } = this.member(guildId, userId);
-    const cmd = await this.command(guildId, name, this.opts.answerTimeoutMs);
-    this.checkMemberMayUse(cmd, perms, userId);
-    const { declared, wrap } = this.level(cmd, opts.subcommand);
+    const cmd = await findCommand(this.world, guildId, name, this.opts.answerTimeoutMs);
+    checkMemberMayUse(cmd, perms, userId);
+    const { declared, wrap } = optionLevel(cmd, opts.subcommand);
     const resolved: any = {};
     const given = opts.options ?? {};
     const options: any[] = [];
     for (const [key, value] of Object.entries(given)) {
       const decl = declared.find((o) => o.name === key);
       if (!decl) throw new Error(`discord stand-in: /${name}${opts.subcommand ? ` ${opts.subcommand}` : ''} has no option ${key} (declared: ${declared.map((o) => o.name).join(', ') || 'none'})`);
-      options.push({ name: key, type: decl.type, value: this.optionValue(name, decl, value, guild, resolved) });
+      options.push({ name: key, type: decl.type, value: optionValue(this.world, name, decl, value, guild, resolved) });
     }
     for (const decl of declared) {
       if (decl.required && !(decl.name in given)) throw new Error(`discord stand-in: Discord does not send /${name} without its required option ${decl.name}`);
@@ -223,9 +126,9 @@ export class Interactions {
 
   async autocomplete(guildId: string, userId: string, name: string, opts: { subcommand?: string; focused: { name: string; value: string }; options?: Record<string, string> }): Promise<InteractionAnswer> {
     const { guild, perms } = this.member(guildId, userId);
-    const cmd = await this.command(guildId, name, this.opts.answerTimeoutMs);
-    this.checkMemberMayUse(cmd, perms, userId);
-    const { declared, wrap } = this.level(cmd, opts.subcommand);
+    const cmd = await findCommand(this.world, guildId, name, this.opts.answerTimeoutMs);
+    checkMemberMayUse(cmd, perms, userId);
+    const { declared, wrap } = optionLevel(cmd, opts.subcommand);
     const focusedDecl = declared.find((o) => o.name === opts.focused.name);
     if (!focusedDecl) throw new Error(`discord stand-in: /${name} has no option ${opts.focused.name}`);
     if (!focusedDecl.autocomplete) throw new Error(`discord stand-in: /${name} option ${opts.focused.name} is not declared with autocomplete: true, so Discord never asks the bot`);
@@ -233,7 +136,7 @@ export class Interactions {
     for (const [key, value] of Object.entries(opts.options ?? {})) {
       const decl = declared.find((o) => o.name === key);
       if (!decl) throw new Error(`discord stand-in: /${name} has no option ${key}`);
-      options.push({ name: key, type: decl.type, value: decl.type === 3 ? String(value) : this.optionValue(name, decl, value, guild, {}) });
+      options.push({ name: key, type: decl.type, value: decl.type === 3 ? String(value) : optionValue(this.world, name, decl, value, guild, {}) });
     }
     // The focused value is what the member has typed so far: always a string.
     options.push({ name: opts.focused.name, type: focusedDecl.type, value: opts.focused.value, focused: true });
@@ -243,7 +146,10 @@ export class Interactions {
 
   async button(guildId: string, userId: string, messageId: string, customId: string, opts: { locale?: string } = {}): Promise<InteractionAnswer> {
     const message = this.world.messages.get(messageId);
-    if (!message || message.deleted) throw new Error(`discord stand-in: no message ${messageId} to click on${message ? ' (it was deleted)' : ''}`);
+    if (!message || message.deleted) {
+      const hint = message ? ' (it was deleted)' : this.world.channel(messageId) ? ' (that is a channel id: pass the message\'s id, e.g. answer.messageId of the reply that holds the button)' : '';
+      throw new Error(`discord stand-in: no message ${messageId} to click on${hint}`);
+    }
     if (message.guildId !== guildId) throw new Error(`discord stand-in: message ${messageId} is not in guild ${guildId}`);
     if (message.ephemeral) {
       const owner = message.interactionId ? this.byId.get(message.interactionId)?.userId : null;
