@@ -5,20 +5,12 @@
  * and edits the panel.
  */
 import t from 'tap';
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freshDatabase } from '../helpers/db.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
 import { startRedis } from '../helpers/redis.ts';
 import { call } from '../helpers/server.ts';
 import { startDiscordStandIn } from '../helpers/discord-standin.ts';
-import { botWorld, CHANNEL, crew, discordAdmin, editsOf, GUILD, panelMessage, panelText, until } from '../helpers/discord-bot.ts';
-
-const bin = fileURLToPath(new URL('../../server/bin/dispatch-terminal.mjs', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { botWorld, CHANNEL, crew, discordAdmin, editsOf, GUILD, panelMessage, panelText, serveProcess, until } from '../helpers/discord-bot.ts';
 
 const redis = await startRedis(t);
 const discord = await startDiscordStandIn(t);
@@ -34,22 +26,7 @@ await db.sql.end({ timeout: 1 });
 
 // Node 1: a real server process, which takes the gateway first.
 const ready = discord.waitForReady(20_000);
-const child = spawn(process.execPath, [bin, 'serve'], {
-  cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-  env: { ...process.env, ...discord.env(), DATABASE_URL: db.url, REDIS_URL: redis.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'dt-node1-')), PORT: '0', DEMO: '0', LOG_LEVEL: 'info', PUBLIC_URL: '' },
-});
-t.teardown(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
-let childLog = '';
-child.stderr!.on('data', (d) => (childLog += d));
-const node1Url = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}${childLog}`)));
-});
+const { url: node1Url, child } = await serveProcess(t, { ...discord.env(), DATABASE_URL: db.url, REDIS_URL: redis.url });
 await ready;
 
 // Node 2: in process, renewing often so that the takeover is quick once node 1's lease expires.
