@@ -7,6 +7,7 @@ import type { Sql } from '../store/db.ts';
 import { startBot, type Bot } from './bot.ts';
 import { createDiscordRest, fetchEmojiImage, fetchGuildEmojis } from './discord-rest.ts';
 import { inviteUrl } from './invite.ts';
+import { discordLoginEnabled } from '../domains/chat/login.ts';
 import { createLoggingPanel, createPanelScheduler, defaultPanelTiming, type PanelScheduler, type PanelTiming } from './panel.ts';
 import { createPanelService } from './panel-service.ts';
 import { ChatUnavailableError, type ChatPlatform, type ChatStatus } from './platform.ts';
@@ -42,7 +43,7 @@ const EMOJI_SETTLE_MS = 1_000;
  */
 export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options: ChatOptions = defaultChatOptions): Chat {
   const discord = config.discord;
-  const loginWithDiscord = !!(discord.clientId && discord.clientSecret);
+  const loginWithDiscord = discordLoginEnabled(config);
   const invite = inviteUrl(discord);
   if (!discord.token) {
     log.info('Discord is off: set DISCORD_TOKEN (and DISCORD_CLIENT_ID) to run the bot and its time-clock panel');
