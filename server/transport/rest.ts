@@ -68,20 +68,30 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   // Public procedures read no credential, so none is looked up.
   const ctx = route.meta.access === 'none'
     ? { deps, auth: anonymous, facts }
-    : await createContext(deps, { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: http.headers['x-guild-id'] }, facts);
+    : await createContext(deps, { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: guildOf(route, http) }, facts);
   const output = await invokeProcedure(route.procedure, {
     ctx, path: route.procedurePath, type: route.type, getRawInput: rawInput(input), signal: undefined, batchIndex: 0,
   });
-  const produces = route.meta.rest!.produces;
+  const rest = route.meta.rest!;
+  const produces = rest.produces;
   if (produces) {
-    const { base64, text } = output as { base64?: string; text?: string };
-    const headers = produces === 'text/html' ? htmlHeaders : produces === 'text/plain' ? { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' } : { 'content-type': produces, 'cache-control': 'public, max-age=300' };
+    const { base64, text, contentType } = output as { base64?: string; text?: string; contentType?: string };
+    const headers: Record<string, string> = produces === 'text/html' ? htmlHeaders
+      : produces === 'text/plain' ? { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }
+      : { 'content-type': produces === 'image/*' ? contentType! : produces, 'cache-control': rest.cache ?? 'public, max-age=300', 'x-content-type-options': 'nosniff' };
     reply.send(200, headers, base64 !== undefined ? Buffer.from(base64, 'base64') : text!);
     return;
   }
   const json = JSON.stringify(output);
   if (constant) constant.body = json;
   reply.send(200, jsonHeaders, json);
+}
+
+/** The guild a session acts in: the x-guild-id header, or on `rest.guildQuery` routes the query parameter `guild`. */
+function guildOf(route: RestRoute, http: HttpReq): string | undefined {
+  const header = http.headers['x-guild-id'];
+  if (header !== undefined || !route.meta.rest!.guildQuery || !http.query) return header;
+  return new URLSearchParams(http.query).get('guild') ?? undefined;
 }
 
 /**

@@ -18,8 +18,16 @@ export interface Meta {
    * `root`: the path is relative to the server root, not /api/v1 (the board page).
    * `constant`: a public, inputless JSON query whose answer never changes (liveness): the REST door
    * keeps the body of its first successful answer and sends it without calling the procedure again.
+   * `produces: 'image/*'`: an image whose type the procedure's `contentType` names. `cache`: the
+   * Cache-Control of a `produces` image (default `public, max-age=300`).
+   * `guildQuery`: a session may name its guild by the query parameter `guild` instead of the
+   * x-guild-id header, for URLs a browser loads without script (an <img src>); the procedure's
+   * input declares `guild`. The header wins when both are sent.
    */
-  rest?: { method: HttpMethod; path: string; produces?: 'image/png' | 'text/html' | 'text/plain'; aliases?: string[]; root?: boolean; constant?: boolean };
+  rest?: {
+    method: HttpMethod; path: string; produces?: 'image/png' | 'image/*' | 'text/html' | 'text/plain';
+    cache?: string; guildQuery?: boolean; aliases?: string[]; root?: boolean; constant?: boolean;
+  };
   tag: string;
   summary: string;
   access: 'none' | 'member' | 'view' | 'admin';
