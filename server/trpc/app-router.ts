@@ -16,6 +16,7 @@ import { ranksRouter } from '../domains/ranks/router.ts';
 import { docsRouter } from '../domains/docs/router.ts';
 import { boardRouter } from '../domains/board/router.ts';
 import { chatRouter } from '../domains/chat/router.ts';
+import { emojisRouter } from '../domains/emojis/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -35,6 +36,7 @@ export const appRouter = router({
   docs: docsRouter,
   board: boardRouter,
   chat: chatRouter,
+  emojis: emojisRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 
