@@ -13,6 +13,7 @@ import type { WebSocketEndpoint } from './transport/ws.ts';
 import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
 import type { Sql } from './store/db.ts';
 import { createDatabaseHealth, monitorDatabase } from './store/health.ts';
+import { syncEmojis } from './domains/emojis/service.ts';
 
 export interface RunningServer {
   url: string;
@@ -73,7 +74,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   if (!config.publicUrlFixed) config.publicUrl = localUrl(config.host, listening.port);
   log.info('listening', { url: config.publicUrl });
-  chat.start(deps, async (guildId) => log.debug('emoji sync pending', { guildId }));
+  chat.start(deps, (guildId) => syncEmojis(deps, guildId, null));
   return {
     url: `http://${config.host}:${listening.port}`,
     port: listening.port,
