@@ -9,6 +9,7 @@ import type { ModuleName } from '../guilds/modules.ts';
 import { accessRouter } from '../access/router.ts';
 import { callsRouter } from '../calls/router.ts';
 import { dispatchRouter } from '../dispatch/router.ts';
+import { emojisRouter } from '../emojis/router.ts';
 import { incidentsRouter } from '../incidents/router.ts';
 import { timeclockRouter } from '../timeclock/router.ts';
 import { unitsRouter } from '../units/router.ts';
@@ -35,7 +36,7 @@ export const topicReads: Record<Exclude<Topic, 'overview'>, Read[]> = {
   einsatzEntries: [read('GET /incidents/{number}', incidentsRouter._def.procedures.get)],
   access: [read('GET /access', accessRouter._def.procedures.status)],
   settings: [read('GET /admin/call-rate-limit', callsRouter._def.procedures.rateLimit)],
-  emojis: [],
+  emojis: [read('GET /emojis', emojisRouter._def.procedures.list)],
   letterheads: [],
   uploads: [],
 };
