@@ -11,11 +11,26 @@ export interface BotOptions {
   panels: PanelService;
   /** The node's id in the gateway lease: connection reports are ignored once another node holds it. */
   node: string;
-  /** Discord says the guild's emojis changed (gateway event GUILD_EMOJIS_UPDATE). */
+  /** The guild's emojis may have changed: Discord's GUILD_EMOJIS_UPDATE, or the bot (re)joined the guild. */
   onEmojisChanged(guildId: string): void;
 }
 
 export interface Bot { stop(): Promise<void> }
+
+/** A shard of discord.js's gateway manager (@discordjs/ws, in-thread strategy) underneath the client. */
+interface Shard { status: number; internalConnect(): Promise<void>; destroy(options?: { code?: number }): Promise<void> }
+type InnerGateway = { strategy?: { shards?: Map<number, Shard> } };
+
+/**
+ * Stops the shards for good. @discordjs/ws reconnects by destroying a shard, pausing 500 ms and
+ * connecting again, and a destroy that lands in that pause is overtaken by the connect (the
+ * manager has forgotten the shard by then). A node that gives up the gateway must never connect
+ * again beside the new holder, so its shards lose the ability to connect before they are destroyed.
+ */
+async function stopShards(shards: Shard[]): Promise<void> {
+  for (const shard of shards) shard.internalConnect = async () => {};
+  await Promise.all(shards.map((s) => s.destroy({ code: 1000 }).catch(() => {})));
+}
 
 /** After a failed login (bad token, Discord down), the next attempt. */
 const LOGIN_RETRY_MS = 30_000;
@@ -49,14 +64,15 @@ export function startBot(opts: BotOptions): Bot {
     } catch (err) {
       log.warn('could not register the slash commands', { error: String(err) });
     }
-    for (const guild of ready.guilds.cache.values()) await ensureInstance(guild.id, guild.name);
+    // Emojis may have changed while no node held the gateway: each guild syncs once after connecting.
+    for (const guild of ready.guilds.cache.values()) await ensureInstance(guild.id, guild.name).then(() => opts.onEmojisChanged(guild.id));
   });
   client.on(Events.ShardResume, () => report(true));
   client.on(Events.ShardReady, () => report(true));
   client.on(Events.ShardDisconnect, () => report(false));
   client.on(Events.ShardReconnecting, () => report(false));
   client.on(Events.Error, (err) => log.warn('discord client error', { error: String(err) }));
-  client.on(Events.GuildCreate, (guild) => void ensureInstance(guild.id, guild.name));
+  client.on(Events.GuildCreate, (guild) => void ensureInstance(guild.id, guild.name).then(() => opts.onEmojisChanged(guild.id)));
   client.on(Events.InteractionCreate, (interaction) => void handleInteraction({ deps, panels: opts.panels }, interaction));
   client.on(Events.Raw, (packet: { t?: string; d?: { guild_id?: string } }) => {
     if (packet.t === 'GUILD_EMOJIS_UPDATE' && packet.d?.guild_id) opts.onEmojisChanged(packet.d.guild_id);
@@ -86,6 +102,8 @@ export function startBot(opts: BotOptions): Bot {
       stopped = true;
       if (retry) clearTimeout(retry);
       report(false);
+      const gateway = (client.ws as unknown as { _ws?: InnerGateway })._ws;
+      await stopShards([...(gateway?.strategy?.shards?.values() ?? [])]);
       await client.destroy();
     },
   };

@@ -38,12 +38,34 @@ export async function fetchEmojiImage(cdnUrl: string, emoji: ChatEmoji): Promise
   const url = `${cdnUrl}/emojis/${emoji.id}.${emoji.animated ? 'gif' : 'png'}`;
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
-    if (!res.ok) throw new Error(`CDN answered ${res.status} for emoji ${emoji.id}`);
-    const declared = Number(res.headers.get('content-length') ?? 0);
-    if (declared > MAX_EMOJI_BYTES) throw new Error(`emoji ${emoji.id} is ${declared} bytes`);
-    const bytes = Buffer.from(await res.arrayBuffer());
-    return { bytes, contentType: res.headers.get('content-type') ?? (emoji.animated ? 'image/gif' : 'image/png') };
+    const contentType = res.headers.get('content-type') ?? (emoji.animated ? 'image/gif' : 'image/png');
+    if (!res.ok) {
+      await res.body?.cancel().catch(() => {});
+      throw new Error(`CDN answered ${res.status} for emoji ${emoji.id}`);
+    }
+    return { bytes: await readAtMost(res, MAX_EMOJI_BYTES, `emoji ${emoji.id}`), contentType };
   } catch (err) {
     throw unavailable(err);
+  }
+}
+
+/**
+ * The body, or an error once it passes `max` bytes. The body is always consumed or cancelled:
+ * an unread body would keep its pooled connection (and the process) busy.
+ */
+async function readAtMost(res: Response, max: number, what: string): Promise<Buffer> {
+  if (!res.body) return Buffer.alloc(0);
+  const reader = res.body.getReader();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks);
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      throw new Error(`${what} is larger than ${max} bytes`);
+    }
+    chunks.push(Buffer.from(value));
   }
 }

@@ -71,6 +71,8 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
   let closed = false;
   const unsubscribe: Array<() => void> = [];
   const emojiTimers = new Map<string, NodeJS.Timeout>();
+  /** Emoji syncs under way: close() waits for them, so none writes after the pool is gone. */
+  const syncing = new Set<Promise<unknown>>();
 
   const refreshAll = async () => {
     for (const guildId of await store.guildsWithPanels(sql)) scheduler?.refresh(guildId);
@@ -106,10 +108,14 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
   };
 
   const settleEmojis = (guildId: string, syncEmojis: (guildId: string) => Promise<unknown>) => {
+    if (closed) return;
     clearTimeout(emojiTimers.get(guildId));
     const timer = setTimeout(() => {
       emojiTimers.delete(guildId);
-      syncEmojis(guildId).catch((err) => log.warn('emoji sync after a Discord change failed', { guildId, error: String(err) }));
+      const sync = syncEmojis(guildId)
+        .catch((err) => log.warn('emoji sync after a Discord change failed', { guildId, error: String(err) }))
+        .finally(() => syncing.delete(sync));
+      syncing.add(sync);
     }, EMOJI_SETTLE_MS);
     timer.unref();
     emojiTimers.set(guildId, timer);
@@ -141,6 +147,7 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
       if (loop) clearInterval(loop);
       for (const off of unsubscribe) off();
       for (const timer of emojiTimers.values()) clearTimeout(timer);
+      await Promise.allSettled(syncing);
       const held = bot !== null;
       await stepDown('shutdown');
       if (held) await store.releaseLease(sql, PLATFORM, node).catch(() => {});
