@@ -41,7 +41,7 @@ export function loginFailedPage(reason: LoginFailure, owner: { guildId: string; 
   const body = `<p>${escape(why[reason])}</p>
   ${discord}<h2>So bekommst du einen neuen Link</h2>
   <ul>
-    <li>Im Discord deiner Wache: Button „Login“ am Stempeluhr-Panel (wenn der Bot eingerichtet ist).</li>
+    <li>Im Discord deiner Wache: Befehl /login oder Button „Login“ am Stempeluhr-Panel (wenn der Bot eingerichtet ist).</li>
     <li>Wer den Server betreibt, erstellt einen auf der Kommandozeile:<br><code>${command}</code></li>
   </ul>
   <p>Bist du in diesem Browser schon angemeldet, geht es direkt weiter:</p>
