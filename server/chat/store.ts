@@ -31,9 +31,10 @@ export async function reportConnection(db: Db, platform: string, node: string, b
     where platform = ${platform} and holder = ${node}`;
 }
 
-export async function gatewayState(db: Db, platform: string): Promise<{ connected: boolean; botName: string | null; holder: string } | null> {
-  const [row] = await db`select holder, connected and expires_at > now() as connected, bot_name from chat_gateway where platform = ${platform}`;
-  return row ? { holder: row.holder, connected: row.connected, botName: row.bot_name } : null;
+/** Whether a holder reported the bot connected within its lease, and the bot's name. */
+export async function gatewayState(db: Db, platform: string): Promise<{ connected: boolean; botName: string | null } | null> {
+  const [row] = await db`select connected and expires_at > now() as connected, bot_name from chat_gateway where platform = ${platform}`;
+  return row ? { connected: row.connected, botName: row.bot_name } : null;
 }
 
 // ---- Panels --------------------------------------------------------------------------------------
