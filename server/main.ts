@@ -14,6 +14,8 @@ import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
 import type { Sql } from './store/db.ts';
 import { createDatabaseHealth, monitorDatabase } from './store/health.ts';
 import { syncEmojis } from './domains/emojis/service.ts';
+import { defaultAutoCloseOptions, startAutoClose, type AutoCloseOptions } from './domains/timeclock/auto-close.ts';
+import { closeCharts } from './domains/stats/charts/index.ts';
 
 export interface RunningServer {
   url: string;
@@ -33,6 +35,8 @@ export interface ServerOptions {
   hub?: Partial<HubOptions>;
   /** Gateway lease and panel timing (tests shorten them). */
   chat?: Partial<ChatOptions>;
+  /** How often forgotten shifts are looked for (tests shorten it). */
+  autoClose?: Partial<AutoCloseOptions>;
   /** false: `rest.constant` routes call their procedure on every request (bench: the procedure path's cost). */
   constantAnswers?: boolean;
 }
@@ -61,12 +65,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
   /** What the server opened before it listens, closed in reverse: on shutdown, or when it cannot listen. */
+  let autoClose: ReturnType<typeof startAutoClose> | null = null;
   const closeBehind = async () => {
+    await autoClose?.stop();
     await chat.close();
     await monitor.stop();
     deps.hub.close();
     await bus.close();
     await db.close();
+    await closeCharts();
   };
   const listening = await listen(app, config.host, config.port).catch(async (err) => {
     await closeBehind();
@@ -75,6 +82,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   if (!config.publicUrlFixed) config.publicUrl = localUrl(config.host, listening.port);
   log.info('listening', { url: config.publicUrl });
   chat.start(deps, (guildId) => syncEmojis(deps, guildId, null));
+  autoClose = startAutoClose(deps, { ...defaultAutoCloseOptions, ...opts.autoClose });
   return {
     url: `http://${config.host}:${listening.port}`,
     port: listening.port,

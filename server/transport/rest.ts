@@ -103,8 +103,10 @@ const rawInput = (input: unknown) => () => Promise.resolve(input);
 function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: Buffer | null): unknown {
   const fields: Record<string, unknown> = {};
   route.params.forEach((name, i) => {
+    const suffix = route.paramSuffixes[i];
+    if (suffix && !rawParams[i].endsWith(suffix)) throw new AppError('NOT_FOUND', `no route ${route.path.replace(`{${name}}${suffix}`, rawParams[i])}`);
     try {
-      fields[name] = decodeURIComponent(rawParams[i]);
+      fields[name] = decodeURIComponent(suffix ? rawParams[i].slice(0, -suffix.length) : rawParams[i]);
     } catch {
       throw new AppError('BAD_REQUEST', `path parameter ${name} is not valid URL encoding`);
     }
@@ -115,7 +117,7 @@ function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: 
       const first = new URLSearchParams(http.query).keys().next().value;
       if (first !== undefined) throw new AppError('BAD_REQUEST', `unknown query parameter ${first}`);
     }
-    for (const [k, v] of new URLSearchParams(http.query)) {
+    for (const [k, v] of queryPairs(http.query)) {
       if (k === '__proto__') throw new AppError('BAD_REQUEST', 'query parameter __proto__ is not allowed');
       if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${k} is given twice`);
       fields[k] = v;
@@ -130,6 +132,29 @@ function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: 
     return fields;
   }
   return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * The query's name/value pairs, decoded as URLSearchParams does ('+' is a space) but strictly: a
+ * value that is not UTF-8 (a lone surrogate's bytes, a stray %FF) is a 400 naming the parameter,
+ * not text silently changed to U+FFFD.
+ */
+function queryPairs(query: string): [string, string][] {
+  const decode = (s: string, name: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      throw new AppError('BAD_REQUEST', `${name} must be valid Unicode (the query holds bytes that are not UTF-8, e.g. a lone surrogate)`);
+    }
+  };
+  const pairs: [string, string][] = [];
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const name = decode(eq < 0 ? part : part.slice(0, eq), 'a query parameter name');
+    pairs.push([name, eq < 0 ? '' : decode(part.slice(eq + 1), name)]);
+  }
+  return pairs;
 }
 
 function sendError(deps: Deps, reply: Reply, err: unknown, route?: RestRoute) {

@@ -11,6 +11,8 @@ export interface RestRoute {
   /** uWS patterns, e.g. `/api/v1/admin/clock-status/:badge`, then any root aliases. */
   patterns: string[];
   params: string[];
+  /** Per param, the literal text after it in its segment (`{type}.png` → `.png`), '' for most. */
+  paramSuffixes: string[];
   procedurePath: string;
   type: 'query' | 'mutation';
   meta: Meta;
@@ -30,13 +32,15 @@ export function restRoutes(appRouter: AnyRouter): RestRoute[] {
     const { method, path } = meta.rest;
     if ((method === 'GET') !== (type === 'query')) throw new Error(`${procedurePath}: GET must be a query and only a query`);
     const params = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    // uWS matches whole segments: `{type}.png` is served as `:type`, and the REST door checks and strips `.png`.
+    const paramSuffixes = [...path.matchAll(/\{\w+\}([^/]*)/g)].map((m) => m[1]);
     const key = `${method} ${path.replace(/\{\w+\}/g, '{}')}`;
     if (seen.has(key)) throw new Error(`duplicate REST route ${key}`);
     seen.add(key);
     routes.push({
-      method, path, params, procedurePath, type, meta, procedure,
+      method, path, params, paramSuffixes, procedurePath, type, meta, procedure,
       fullPath: meta.rest.root ? path : API_PREFIX + path,
-      patterns: [meta.rest.root ? path : API_PREFIX + path, ...(meta.rest.aliases ?? [])].map((p) => p.replace(/\{(\w+)\}/g, ':$1')),
+      patterns: [meta.rest.root ? path : API_PREFIX + path, ...(meta.rest.aliases ?? [])].map((p) => p.replace(/\{(\w+)\}[^/]*/g, ':$1')),
     });
   }
   return routes;

@@ -17,6 +17,7 @@ import { docsRouter } from '../domains/docs/router.ts';
 import { boardRouter } from '../domains/board/router.ts';
 import { chatRouter } from '../domains/chat/router.ts';
 import { emojisRouter } from '../domains/emojis/router.ts';
+import { clockSettingsRouter, statsRouter } from '../domains/stats/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -37,6 +38,8 @@ export const appRouter = router({
   board: boardRouter,
   chat: chatRouter,
   emojis: emojisRouter,
+  stats: statsRouter,
+  clockSettings: clockSettingsRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

@@ -1,3 +1,4 @@
+import type { AutoCloseOptions } from '../../server/domains/timeclock/auto-close.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createLog } from '../../server/core/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -25,6 +26,8 @@ export interface TestServerOptions {
   hub?: Partial<HubOptions>;
   /** Gateway lease and panel timing of the Discord bot (with DISCORD_TOKEN in env). */
   chat?: Partial<ChatOptions>;
+  /** How often forgotten shifts are looked for (default 30 s). */
+  autoClose?: Partial<AutoCloseOptions>;
 }
 
 /** The real server (uWS on a free port) on a fresh database; closed with the test. */
@@ -44,6 +47,7 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     panel: env.DISCORD_TOKEN ? undefined : { refresh: (guildId) => panelCalls.push(guildId) },
     hub: opts.hub,
     chat: opts.chat,
+    autoClose: opts.autoClose,
   });
   server.deps.bus.onEvents((evs) => events.push(...evs));
   t.teardown(async () => {
@@ -83,7 +87,7 @@ export async function call(base: string, method: string, path: string, o: CallOp
     if (o.contentType !== null) headers['content-type'] = o.contentType ?? 'application/json';
   }
   // Paths served at the root; anything else is an API path (`/dispatchers` is one, `/dispatch` is not).
-  const rootPaths = ['/api/', '/auth/', '/trpc', '/dispatch', '/docs', '/llms.txt'];
+  const rootPaths = ['/api/', '/auth/', '/trpc', '/dispatch', '/docs', '/llms.txt', '/embed/'];
   const atRoot = path === '/' || rootPaths.some((p) => path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`) || path.startsWith(`${p}?`));
   const url = atRoot ? base + path : `${base}/api/v1${path}`;
   const res = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });

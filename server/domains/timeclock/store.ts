@@ -60,10 +60,17 @@ const openShiftStatement = variants((by, audited) => statement<ShiftParams>(`
   })}
   select ${eventColumns()} from stream, written`));
 
-const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
+/**
+ * Clock-out's statement text. `auto`: the automatic close of a forgotten shift (auto-close.ts) —
+ * only while the shift is open longer than $3 ms, and it ends at exactly that length, AUTO_CLOSED.
+ */
+function closeShiftText(by: By, audit: ReturnType<typeof auditCols> | null, auto: boolean): string {
+  const maxLength = `($3::bigint * interval '1 millisecond')`;
+  return `
   with ${person(by, false)}, closed as (
-    update shifts s set clock_out_at = now(), status = 'CLOSED'
+    update shifts s set ${auto ? `clock_out_at = s.clock_in_at + ${maxLength}, status = 'AUTO_CLOSED'` : `clock_out_at = now(), status = 'CLOSED'`}
     where s.guild_id = $1 and s.user_id = (select user_id from p) and s.clock_out_at is null
+      ${auto ? `and s.clock_in_at + ${maxLength} <= now()` : ''}
     returning s.user_id, s.clock_in_at, s.clock_out_at
   ), slots as (
     delete from dispatcher_slots d using closed
@@ -79,11 +86,20 @@ const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(`
       array(select slot from slots order by slot),
       array(select (select u.callsign from units u where u.guild_id = $1 and u.id = seats.unit_id) as callsign from seats order by callsign))`,
     deltasFrom: 'closed, p',
-    audit: audited
-      ? auditCols(`jsonb_build_object('userId', closed.user_id, 'durationMs', greatest(0, ${ms('closed.clock_out_at')} - ${ms('closed.clock_in_at')}))`)
-      : null,
+    audit,
   })}
-  select ${eventColumns()} from stream, written`));
+  select ${eventColumns()} from stream, written`;
+}
+
+const durationData = `'durationMs', greatest(0, ${ms('closed.clock_out_at')} - ${ms('closed.clock_in_at')})`;
+const closeShiftStatement = variants((by, audited) => statement<ShiftParams>(
+  closeShiftText(by, audited ? auditCols(`jsonb_build_object('userId', closed.user_id, ${durationData})`) : null, false)));
+
+/** Parameters: $1 guild id, $2 user id, $3 the guild's longest shift in ms. Audited as the system's `shift.auto_close`. */
+const autoCloseStatement = statement<[guildId: string, userId: string, maxShiftMs: number]>(closeShiftText('userId', {
+  action: `'shift.auto_close'`, actorKind: `'system'`, actorId: `'auto-close'`,
+  data: `jsonb_build_object('userId', closed.user_id, ${durationData}, 'maxShiftMs', $3::bigint)`,
+}, true));
 
 /**
  * Opens a shift for the person with `badge` (or `userId`) and writes its event (and audit row) —
@@ -107,6 +123,27 @@ export async function closeShift(db: Db, guildId: string, who: Who, audit: Audit
   if (!row) return { closed: null, event: null, person: await personOf(db, guildId, who) };
   const closed = readClockOut(row.event_deltas as ClockOutFacts);
   return { closed, event: eventOf(guildId, row, clockOutDeltas(closed)), person: null };
+}
+
+/**
+ * Closes the person's shift as AUTO_CLOSED at exactly `maxShiftMs` if it is still open and longer —
+ * one statement, like clock-out, with its event and audit row. Null when it changed nothing (closed
+ * already, by a clock-out or another node's sweep: the row's update decides, so it happens once).
+ */
+export async function autoCloseShift(db: Db, guildId: string, userId: string, maxShiftMs: number) {
+  const [row] = await autoCloseStatement(db, guildId, userId, maxShiftMs);
+  if (!row) return null;
+  const closed = readClockOut(row.event_deltas as ClockOutFacts);
+  return { closed, event: eventOf(guildId, row, clockOutDeltas(closed)) };
+}
+
+/** Open shifts of every guild that are longer than their guild's maximum (the open-shift index: one row per person on duty). */
+export async function overdueShifts(db: Db): Promise<{ guildId: string; userId: string; maxShiftMs: number }[]> {
+  const rows = await db`select s.guild_id, s.user_id, g.max_shift_ms from shifts s join guilds g on g.id = s.guild_id
+    where s.clock_out_at is null and g.max_shift_ms is not null
+      and s.clock_in_at + g.max_shift_ms * interval '1 millisecond' <= now()
+    order by s.clock_in_at limit 1000`;
+  return rows.map((r) => ({ guildId: r.guild_id, userId: r.user_id, maxShiftMs: Number(r.max_shift_ms) }));
 }
 
 /** The person a clock statement addressed, read after it wrote nothing (to tell 404 from 409). */
