@@ -76,6 +76,6 @@ export type EinsatzStatsOut = z.infer<typeof EinsatzStats>;
 export const StatsFilters = z.object({
   ranks: z.array(z.object({ id: z.string().describe('Pass as rank to filter.'), name: z.string(), position: z.number().int() }))
     .describe('The guild\'s ranks, highest position first.'),
-  orgUnits: z.array(z.string()).describe('Distinct non-empty organisation units of the guild\'s people and units, sorted (German collation). Pass one as orgUnit to filter.'),
+  orgUnits: z.array(z.string()).describe('Distinct non-empty organisation units of the guild\'s people, sorted (German collation). Pass one as orgUnit to filter.'),
   timeZone: z.string().describe('The guild\'s IANA time zone; periods are local days of it.'),
 });

@@ -142,11 +142,12 @@ export async function rankOptions(db: Db, guildId: string): Promise<RankOption[]
   return rows.map((r) => ({ id: r.id as string, name: r.name as string, position: r.position as number }));
 }
 
-/** Distinct non-empty organisation units of the guild's people and of its units (sorted by the caller). */
+/**
+ * Distinct non-empty organisation units of the guild's people (sorted by the caller): the values the
+ * `orgUnit` filter matches people by. A unit's own org_unit is not listed: no person would match it.
+ */
 export async function orgUnitOptions(db: Db, guildId: string): Promise<string[]> {
   const rows = await db`
-    select org_unit from people where guild_id = ${guildId} and coalesce(btrim(org_unit), '') <> ''
-    union
-    select org_unit from units where guild_id = ${guildId} and btrim(org_unit) <> ''`;
+    select distinct org_unit from people where guild_id = ${guildId} and coalesce(btrim(org_unit), '') <> ''`;
   return rows.map((r) => r.org_unit as string);
 }
