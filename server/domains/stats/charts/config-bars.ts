@@ -21,7 +21,7 @@ const ROW_PER_FONT = 1.5;
  */
 export function barsConfig(f: Frame<Bars>): ChartConfiguration {
   const { m, t, measure, width, height } = f;
-  const tickSize = m.base * 0.85;
+  const tickSize = m.small;
   const axisHeight = tickSize * 1.3 + m.pad * 0.45;
   const plotHeight = Math.max(1, height - m.header - m.pad * 0.8 - axisHeight);
   const maxRowFont = m.base * 0.92;

@@ -26,8 +26,8 @@ export function trendConfig(f: Frame<Trend>): ChartConfiguration {
   const current = clean(spec.current.ms);
   const previous = spec.previous ? clean(spec.previous.ms) : null;
   const unit = axisUnitFor(Math.max(maxOf(current), maxOf(previous ?? [])));
-  const tickSize = m.base * 0.85;
-  const line = Math.max(1.5, m.base * 0.17);
+  const tickSize = m.small;
+  const line = Math.max(1.5, m.base * (spec.labels.length > 60 ? 0.1 : 0.17)); // dense series: thinner lines stay apart
   const points = spec.labels.length <= 31 ? Math.max(1.5, m.base * 0.22) : 0;
   const dash = [m.base * 0.45, m.base * 0.3];
   const legend: LegendEntry[] = [{ text: `${drawableLabel(spec.current.label)} · ${formatDuration(sum(current))}`, color: t.accent, dash: [], lineWidth: line }];
@@ -70,8 +70,8 @@ export function shiftsConfig(f: Frame<Shifts>): ChartConfiguration {
   const { m, t, spec, measure, width } = f;
   const ms = clean(spec.ms).slice(0, spec.labels.length);
   const unit = axisUnitFor(maxOf(ms));
-  const tickSize = m.base * 0.85;
-  const valueSize = m.base * 0.72;
+  const tickSize = m.small;
+  const valueSize = Math.max(m.base * 0.72, m.floor * 0.85);
   // A bar's slot, estimated before layout from the widest tick of the value axis.
   measure.font = font(tickSize, FONT_FAMILY);
   const axisWidth = measure.measureText(formatTick(Math.ceil(maxOf(ms) * unit.perMs * 1.2), unit)).width + m.pad * 0.45;

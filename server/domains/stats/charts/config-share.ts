@@ -1,4 +1,5 @@
 import type { ChartConfiguration, LegendItem } from 'chart.js';
+import type { SKRSContext2D } from '@napi-rs/canvas';
 import { baseOptions, frame, type Frame } from './config-common.ts';
 import { FONT_FAMILY } from './fonts.ts';
 import { formatDuration, formatPercent } from './format.ts';
@@ -27,15 +28,11 @@ export function shareConfig(f: Frame<Share>): ChartConfiguration {
   const colors = slices.map((s) => (s.label === OTHERS ? t.neutral : palette[next++]));
 
   const beside = width >= height * 1.15;
-  const legendFont = m.base * 0.85;
+  const legendFont = m.small;
   const box = legendFont * 0.9;
-  const legendRoom = beside ? width * 0.5 - m.pad : width - 2 * m.pad;
+  const legendRoom = (beside ? width * 0.5 - m.pad : width - 2 * m.pad) - box - legendFont * 1.5;
   measure.font = font(legendFont, FONT_FAMILY);
-  const texts = slices.map((s) => {
-    const suffix = `  ${formatDuration(s.ms)} · ${formatPercent(s.ms / total)}`;
-    const nameRoom = legendRoom - box - legendFont * 1.5 - measure.measureText(suffix).width;
-    return (nameRoom > legendFont * 2 ? fitText(measure, drawableLabel(s.label), nameRoom) : '') + suffix;
-  });
+  const texts = legendTexts(measure, slices, total, legendRoom, legendFont * 6);
 
   const options = baseOptions(f);
   const config: ChartConfiguration<'doughnut'> = {
@@ -56,7 +53,7 @@ export function shareConfig(f: Frame<Share>): ChartConfiguration {
         ...options.plugins,
         legend: {
           display: true,
-          position: beside ? 'right' : 'bottom',
+          position: beside ? 'right' as const : 'bottom' as const,
           align: 'center',
           maxWidth: beside ? width * 0.5 : undefined,
           labels: {
@@ -77,4 +74,26 @@ export function shareConfig(f: Frame<Share>): ChartConfiguration {
     plugins: [frame(f), doughnutPlugin(t, m, slices.map((s) => s.ms), colors)],
   };
   return config as unknown as ChartConfiguration;
+}
+
+/**
+ * Each slice's legend text in the richest form where every name keeps `minName` px:
+ * "Name  12 h 30 min · 34 %", else "Name · 34 %", else the name alone (cut with "…").
+ * The name comes first: a duration without a name says nothing.
+ */
+function legendTexts(ctx: SKRSContext2D, slices: { label: string; ms: number }[], total: number, room: number, minName: number): string[] {
+  const names = slices.map((s) => drawableLabel(s.label));
+  const forms: ((ms: number) => string)[] = [
+    (ms) => `  ${formatDuration(ms)} · ${formatPercent(ms / total)}`,
+    (ms) => ` · ${formatPercent(ms / total)}`,
+    () => '',
+  ];
+  for (const form of forms) {
+    const suffixes = slices.map((s) => form(s.ms));
+    const widest = Math.max(0, ...suffixes.map((x) => ctx.measureText(x).width));
+    if (room - widest >= minName || form === forms[forms.length - 1]) {
+      return names.map((name, i) => fitText(ctx, name, room - ctx.measureText(suffixes[i]).width) + suffixes[i]);
+    }
+  }
+  return names;
 }

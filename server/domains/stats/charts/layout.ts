@@ -10,6 +10,8 @@ export interface Metrics {
   subtitle: number;
   /** Smallest text drawn at all, px. */
   floor: number;
+  /** Secondary text (ticks, legends, durations on bars), px: a little below body text, never below ~the floor. */
+  small: number;
   /** Outer padding and the gap unit, px. */
   pad: number;
   /** Legend text of line charts, px. */
@@ -20,13 +22,14 @@ export interface Metrics {
 
 export function metricsFor(width: number, height: number, hasSubtitle: boolean, hasLegendRow: boolean): Metrics {
   const floor = clamp(Math.min(width, height) / 8, 5, 10);
-  const base = clamp(Math.min(width, height * 1.6) / 46, floor, 44);
+  const base = clamp(Math.min(width, height * 1.6) / 46, floor, 64);
   const title = base * 1.4;
   const subtitle = base * 0.95;
-  const pad = clamp(base * 1.1, 2, 48);
-  const legend = base * 0.85;
-  const header = pad * 0.9 + title * 1.2 + (hasSubtitle ? subtitle * 1.45 : 0) + (hasLegendRow ? legend * 1.9 : 0) + pad * 0.7;
-  return { base, title, subtitle, floor, pad, legend, header };
+  const pad = clamp(base * 1.1, 2, 70);
+  const small = Math.max(base * 0.85, floor * 0.9);
+  const legend = small;
+  const header = pad * 0.9 + title * 1.2 + (hasSubtitle ? subtitle * 1.45 : 0) + (hasLegendRow ? legend * 1.9 : 0) + pad * 0.95;
+  return { base, title, subtitle, floor, small, pad, legend, header };
 }
 
 export function clamp(n: number, min: number, max: number): number {
