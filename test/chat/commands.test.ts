@@ -8,7 +8,7 @@ const keyPattern = /stmp_[A-Za-z0-9_]+/;
 
 t.test('the commands are registered with German names and English localizations', async (t) => {
   const commands = w.discord.commands();
-  t.same(commands.map((c) => c.name).sort(), ['apikey', 'login', 'panel']);
+  t.same(commands.map((c) => c.name).sort(), ['apikey', 'login', 'panel', 'statistik']);
   const apikey = commands.find((c) => c.name === 'apikey');
   t.same(apikey.options.map((o: { name: string }) => o.name), ['erstellen', 'liste', 'löschen']);
   t.same(apikey.options.map((o: { name_localizations: Record<string, string> }) => o.name_localizations['en-US']), ['create', 'list', 'delete']);
