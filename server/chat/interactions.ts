@@ -8,6 +8,7 @@ import { clockIn, clockOut } from '../domains/timeclock/service.ts';
 import { insertPerson } from '../domains/people/store.ts';
 import { commandNames } from './commands.ts';
 import { handleKeyAutocomplete, handleKeyButton, handleKeyCommand, handleKeyModal, keyIds } from './interactions-keys.ts';
+import { handleStatsCommand } from './interactions-stats.ts';
 import { buttonIds } from './panel-view.ts';
 import type { PanelService } from './panel-service.ts';
 import { personBadge } from './store.ts';
@@ -46,6 +47,7 @@ async function command(ctx: BotContext, i: ChatInputCommandInteraction<'cached' 
     case commandNames.apikey: return handleKeyCommand(ctx, i, t);
     case commandNames.login: return login(ctx, i, t);
     case commandNames.panel: return panel(ctx, i, t);
+    case commandNames.stats: return handleStatsCommand(ctx, i, t);
   }
 }
 

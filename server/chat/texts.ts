@@ -1,6 +1,12 @@
 /** What the bot says, in German and English (by the Discord client's language of whoever asks). */
 
 const ts = (d: Date, style: 't' | 'R' | 'f' = 't') => `<t:${Math.floor(d.getTime() / 1000)}:${style}>`;
+/** YYYY-MM-DD → DD.MM.YYYY. */
+const deDay = (d: string) => `${d.slice(8, 10)}.${d.slice(5, 7)}.${d.slice(0, 4)}`;
+/** A change in percent with its sign: "+12,5", "−35,8" (a real minus sign), "0". */
+const signed = (pct: number, lang: 'de' | 'en') => `${pct > 0 ? '+' : pct < 0 ? '−' : ''}${Math.abs(pct).toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 1 })}`;
+
+export type StatsPeriod = 'daily' | 'weekly' | 'monthly' | 'alltime';
 
 const de = {
   noInstance: 'Diese Wache ist auf dem Server nicht eingerichtet.',
@@ -31,6 +37,19 @@ const de = {
   keyGone: 'Der Schlüssel war schon gelöscht.',
   cancelled: 'Abgebrochen – nichts gelöscht.',
   delete: 'Löschen', cancel: 'Abbrechen',
+  statsOff: 'Statistik ist für diese Wache ausgeschaltet.',
+  noStatsRight: 'Die Dienstzeit-Rangliste dürfen nur Mitglieder mit der Fähigkeit stats.leaderboard.view, Admins dieser Wache und wer „Server verwalten“ hat posten.',
+  statsTitle: (guild: string) => `Dienstzeit-Rangliste · ${guild}`,
+  statsPeriod: { daily: 'Tag', weekly: 'Woche', monthly: 'Monat', alltime: 'Gesamt' } as Record<StatsPeriod, string>,
+  statsRange: (first: string | null, last: string) => (first === null ? `bis ${deDay(last)}` : first === last ? deDay(first) : `${deDay(first)} – ${deDay(last)}`),
+  statsTotals: (duration: string, people: number, shifts: number) => `**${duration}** von ${people} ${people === 1 ? 'Person' : 'Personen'} · ${shifts} ${shifts === 1 ? 'Schicht' : 'Schichten'}`,
+  statsPrevious: (range: string, duration: string, pct: number | null) => `Zeitraum davor (${range}): ${duration}${pct === null ? '' : ` · ${signed(pct, 'de')} %`}`,
+  statsNobody: 'Niemand war in diesem Zeitraum im Dienst.',
+  statsMore: (n: number) => `… und ${n} weitere`,
+  statsAskedBy: (name: string) => `Angefordert von ${name}`,
+  statsNoChart: 'Das Diagramm konnte gerade nicht erstellt werden (der Server ist ausgelastet oder ein Fehler trat auf). Die Rangliste oben stimmt; versuche es für das Diagramm gleich noch einmal.',
+  statsFailed: 'Die Dienstzeit-Rangliste konnte nicht erstellt werden. Bitte versuche es erneut; bleibt der Fehler, sieh ins Server-Log.',
+  statsDbDown: 'Die Dienstzeit-Rangliste konnte nicht erstellt werden: Die Datenbank ist gerade nicht erreichbar. Bitte versuche es gleich noch einmal.',
   dbDown: 'Die Datenbank ist gerade nicht erreichbar. Bitte versuche es gleich noch einmal.',
   failed: 'Das hat nicht geklappt. Bitte versuche es erneut; bleibt der Fehler, sieh ins Server-Log.',
 };
@@ -66,6 +85,19 @@ const en: Texts = {
   keyGone: 'The key was deleted already.',
   cancelled: 'Cancelled – nothing deleted.',
   delete: 'Delete', cancel: 'Cancel',
+  statsOff: 'Statistics are switched off in this guild.',
+  noStatsRight: 'Only members with the capability stats.leaderboard.view, admins of this guild and whoever has "Manage Server" may post the duty-time leaderboard.',
+  statsTitle: (guild) => `Duty-time leaderboard · ${guild}`,
+  statsPeriod: { daily: 'Day', weekly: 'Week', monthly: 'Month', alltime: 'All time' },
+  statsRange: (first, last) => (first === null ? `until ${last}` : first === last ? first : `${first} – ${last}`),
+  statsTotals: (duration, people, shifts) => `**${duration}** by ${people} ${people === 1 ? 'person' : 'people'} · ${shifts} ${shifts === 1 ? 'shift' : 'shifts'}`,
+  statsPrevious: (range, duration, pct) => `Period before (${range}): ${duration}${pct === null ? '' : ` · ${signed(pct, 'en')} %`}`,
+  statsNobody: 'Nobody was on duty in this period.',
+  statsMore: (n) => `… and ${n} more`,
+  statsAskedBy: (name) => `Requested by ${name}`,
+  statsNoChart: 'The chart could not be drawn just now (the server is busy or an error occurred). The leaderboard above is correct; try again in a moment for the chart.',
+  statsFailed: 'The duty-time leaderboard could not be made. Please try again; if it keeps failing, look at the server log.',
+  statsDbDown: 'The duty-time leaderboard could not be made: the database cannot be reached right now. Please try again in a moment.',
   dbDown: 'The database cannot be reached right now. Please try again in a moment.',
   failed: 'That did not work. Please try again; if it keeps failing, look at the server log.',
 };

@@ -6,7 +6,8 @@
  * bot that passes here is not refused by Discord for the same reasons.
  *
  * Modules: discord-standin/state.ts (data and payloads), gateway.ts, rest.ts (REST, CDN, pages),
- * interactions.ts (+ options.ts), messages.ts, oauth.ts, validate.ts (Discord's limits), http.ts, images.ts.
+ * interactions.ts (+ options.ts), messages.ts (+ attachments.ts: multipart files, `attachment://`),
+ * oauth.ts, validate.ts (Discord's limits), http.ts, images.ts.
  */
 import { createServer } from 'node:http';
 import type { Socket } from 'node:net';
@@ -20,6 +21,8 @@ import { snowflake, World, type StandInEmoji, type StandInMember, type StandInMe
 export type { StandInEmoji, StandInMember, StandInMessage, StandInUser, StandInAttachment } from './discord-standin/state.ts';
 export type { InteractionAnswer, LaterEntry } from './discord-standin/interactions.ts';
 export type { RecordedRequest } from './discord-standin/rest.ts';
+export type { UploadedFile } from './discord-standin/http.ts';
+export { ATTACHMENT_SIZE_LIMIT } from './discord-standin/attachments.ts';
 export { Intent } from './discord-standin/gateway.ts';
 
 export interface StandInOptions {

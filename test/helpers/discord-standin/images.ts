@@ -67,3 +67,11 @@ export function imageType(bytes: Buffer): string {
   if (bytes[0] === 0xff && bytes[1] === 0xd8) return 'image/jpeg';
   return 'application/octet-stream';
 }
+
+/** Width and height of a PNG (IHDR) or GIF (logical screen), as Discord reports them for image attachments; null for anything else. */
+export function imageSize(bytes: Buffer): { width: number; height: number } | null {
+  const type = imageType(bytes);
+  if (type === 'image/png' && bytes.length >= 24 && bytes.subarray(12, 16).toString('ascii') === 'IHDR') return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  if (type === 'image/gif' && bytes.length >= 10) return { width: bytes.readUInt16LE(6), height: bytes.readUInt16LE(8) };
+  return null;
+}

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ATTACHMENT_SIZE_LIMIT } from './attachments.ts';
 import type { Gateway } from './gateway.ts';
 import { DiscordError, invalidForm, unknown, type UploadedFile } from './http.ts';
 import type { Messages } from './messages.ts';
@@ -6,7 +7,8 @@ import { checkMemberMayUse, findCommand, optionLevel, optionValue } from './opti
 import { snowflake, type StandInGuild, type StandInMessage, type World } from './state.ts';
 import { checkAutocomplete, checkModal, componentsWithIds } from './validate.ts';
 
-export interface LaterEntry { method: string; path: string; body: any; messageId?: string }
+/** A request on the interaction's webhook; `files`: the files it uploaded (multipart parts), in order. */
+export interface LaterEntry { method: string; path: string; body: any; files: UploadedFile[]; messageId?: string }
 export interface InteractionAnswer {
   /** The interaction callback's type (4 message, 5 deferred, 6 deferred update, 7 update message, 8 autocomplete result, 9 modal). */
   type: number;
@@ -83,7 +85,7 @@ export class Interactions {
       member: { ...this.world.memberPayload(guild, userId), user: this.world.userPayload(user), permissions: perms.toString() },
       app_permissions: this.world.memberPermissions(guild, this.world.botUserId).toString(),
       locale: at.locale ?? 'de', guild_locale: guild.preferredLocale, token, version: 1, entitlements: [],
-      authorizing_integration_owners: { '0': guild.id }, context: 0, attachment_size_limit: 10 * 1024 * 1024,
+      authorizing_integration_owners: { '0': guild.id }, context: 0, attachment_size_limit: ATTACHMENT_SIZE_LIMIT,
       ...extra,
     };
     return new Promise<InteractionAnswer>((resolve, reject) => {
@@ -282,7 +284,7 @@ export class Interactions {
     if (!p.answer) throw unknown('Webhook', 10015); // Discord: no follow-ups or edits before the interaction is acknowledged
     const answer = p.answer;
     const record = (messageId?: string) => {
-      answer.later.push({ method, path, body, ...(messageId ? { messageId } : {}) });
+      answer.later.push({ method, path, body, files, ...(messageId ? { messageId } : {}) });
       for (const wake of [...p.waiters]) wake();
     };
     if (messageRef === null) {

@@ -1,6 +1,7 @@
 import type { Gateway } from './gateway.ts';
 import { Intent } from './gateway.ts';
 import type { UploadedFile } from './http.ts';
+import { attachmentsAfter, resolveEmbedFiles } from './attachments.ts';
 import { snowflake, type StandInAttachment, type StandInMessage, type World } from './state.ts';
 import { checkMessage } from './validate.ts';
 
@@ -13,28 +14,19 @@ function normaliseEmbeds(embeds: any[]): any[] {
   return embeds.map((e) => ({ type: 'rich', ...e, ...(e.fields ? { fields: e.fields.map((f: any) => ({ inline: false, ...f })) } : {}) }));
 }
 
-function attachmentsOf(files: UploadedFile[], body: any): StandInAttachment[] {
-  const described: any[] = Array.isArray(body?.attachments) ? body.attachments : [];
-  return files.map((f, i) => {
-    const index = /^files\[(\d+)\]$/.exec(f.field)?.[1] ?? String(i);
-    const meta = described.find((a) => String(a?.id) === index);
-    return { id: snowflake(), filename: meta?.filename ?? f.filename, contentType: f.contentType, size: f.data.length, data: f.data };
-  });
-}
-
 /** Messages as Discord keeps them: created, edited and deleted by the bot (or a user), with gateway events. */
 export class Messages {
   constructor(private readonly world: World, private readonly gateway: Gateway) {}
 
   create(at: { guildId: string; channelId: string; interactionId?: string | null; ephemeral?: boolean; loading?: boolean }, body: any, files: UploadedFile[]): StandInMessage {
     const b = body ?? {};
-    const attachments = attachmentsOf(files, b);
+    const attachments = attachmentsAfter(files, b, null);
     const flags = (Number(b.flags) & SETTABLE_FLAGS) | (at.ephemeral ? EPHEMERAL : 0) | (at.loading ? LOADING : 0);
     if (!at.loading) checkMessage({ content: b.content, embeds: b.embeds, components: b.components, flags, attachments: attachments.length });
     const now = Date.now();
     const message: StandInMessage = {
       id: snowflake(), channelId: at.channelId, guildId: at.guildId,
-      content: typeof b.content === 'string' ? b.content : '', embeds: normaliseEmbeds(b.embeds ?? []), components: b.components ?? [],
+      content: typeof b.content === 'string' ? b.content : '', embeds: this.embedsWith(at.channelId, b.embeds ?? [], attachments), components: b.components ?? [],
       edits: 0, deleted: false, createdAt: now, editedAt: null,
       flags, ephemeral: Boolean(at.ephemeral), attachments, interactionId: at.interactionId ?? null,
     };
@@ -50,18 +42,20 @@ export class Messages {
     const content = has('content') ? (b.content ?? '') : message.content;
     const embeds = has('embeds') ? (b.embeds ?? []) : message.embeds;
     const components = has('components') ? (b.components ?? []) : message.components;
-    const kept = has('attachments') && Array.isArray(b.attachments)
-      ? message.attachments.filter((a) => b.attachments.some((x: any) => String(x?.id) === a.id))
-      : message.attachments;
-    const attachments = [...kept, ...attachmentsOf(files, b)];
+    const attachments = attachmentsAfter(files, b, message.attachments);
     const flags = has('flags') ? (message.flags & (EPHEMERAL)) | (Number(b.flags) & SETTABLE_FLAGS) : message.flags & ~LOADING;
     checkMessage({ content, embeds, components, flags, attachments: attachments.length });
     Object.assign(message, {
-      content, embeds: normaliseEmbeds(embeds), components, attachments, flags: flags & ~LOADING,
+      content, embeds: this.embedsWith(message.channelId, embeds, attachments), components, attachments, flags: flags & ~LOADING,
       edits: message.edits + 1, editedAt: Date.now(),
     });
     if (!message.ephemeral) this.gateway.dispatch('MESSAGE_UPDATE', this.world.messagePayload(message), Intent.guildMessages);
     return message;
+  }
+
+  /** Embeds as Discord stores them: type rich, fields inline false, `attachment://` media as the files' CDN urls. */
+  private embedsWith(channelId: string, embeds: any[], attachments: StandInAttachment[]): any[] {
+    return resolveEmbedFiles(normaliseEmbeds(embeds), attachments, (a) => this.world.attachmentUrl(channelId, a));
   }
 
   delete(message: StandInMessage) {

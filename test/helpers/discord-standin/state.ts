@@ -4,7 +4,8 @@ import { tinyGif, tinyPng } from './images.ts';
 export interface StandInEmoji { id: string; name: string; animated?: boolean; available?: boolean; image?: Buffer /* bytes the CDN serves; default: a generated tiny PNG (GIF when animated) */ }
 export interface StandInUser { id: string; username: string; globalName?: string }
 export interface StandInMember extends StandInUser { manageGuild?: boolean /* member has the MANAGE_GUILD permission (0x20) */ }
-export interface StandInAttachment { id: string; filename: string; contentType: string; size: number; data: Buffer }
+/** A file of a message; contentType from the bytes for images (as Discord decides), width/height for PNG and GIF images. */
+export interface StandInAttachment { id: string; filename: string; description: string | null; contentType: string; size: number; data: Buffer; width?: number; height?: number }
 export interface StandInMessage {
   id: string; channelId: string; content: string; embeds: any[]; components: any[];
   /** How many PATCHes reached this message (successful edits). */
@@ -210,8 +211,16 @@ export class World {
   /** Set by the server once it listens: where /cdn is served. */
   cdnUrl = '';
 
+  /** Where the CDN serves a file of a message in this channel. */
+  attachmentUrl(channelId: string, a: StandInAttachment): string {
+    return `${this.cdnUrl}/attachments/${channelId}/${a.id}/${encodeURIComponent(a.filename)}`;
+  }
+
   attachmentPayload(m: StandInMessage, a: StandInAttachment) {
-    const url = `${this.cdnUrl}/attachments/${m.channelId}/${a.id}/${encodeURIComponent(a.filename)}`;
-    return { id: a.id, filename: a.filename, size: a.size, url, proxy_url: url, content_type: a.contentType };
+    const url = this.attachmentUrl(m.channelId, a);
+    return {
+      id: a.id, filename: a.filename, size: a.size, url, proxy_url: url, content_type: a.contentType,
+      ...(a.description !== null ? { description: a.description } : {}), ...(a.width !== undefined ? { width: a.width, height: a.height } : {}),
+    };
   }
 }

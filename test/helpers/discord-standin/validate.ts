@@ -184,13 +184,31 @@ function checkOptions(problems: Problem[], path: Problem['path'], options: any[]
     if (o.autocomplete && o.choices?.length) problems.push({ path: [...p, 'autocomplete'], code: 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_WITH_CHOICES', message: 'Autocomplete can not be enabled if choices are present' });
     if (o.autocomplete && ![3, 4, 10].includes(o.type)) problems.push({ path: [...p, 'autocomplete'], code: 'APPLICATION_COMMAND_OPTION_AUTOCOMPLETE_INVALID', message: 'Autocomplete is only allowed for string, integer and number options' });
     checkChoices(problems, [...p, 'choices'], o.choices ?? [], o.type);
+    checkRange(problems, p, o);
   });
+}
+
+/** min_value/max_value: only on integer and number options, numbers within ±2^53, min not above max. */
+function checkRange(problems: Problem[], path: Problem['path'], o: any) {
+  const bound = 2 ** 53;
+  for (const k of ['min_value', 'max_value'] as const) {
+    const v = o[k];
+    if (v === undefined || v === null) continue;
+    if (o.type !== 4 && o.type !== 10) problems.push({ path: [...path, k], code: 'APPLICATION_COMMAND_OPTION_MIN_MAX_VALUE_INVALID', message: 'Only integer and number options may have min_value and max_value' });
+    else if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > bound || (o.type === 4 && !Number.isInteger(v))) {
+      problems.push({ path: [...path, k], code: 'NUMBER_TYPE_COERCE', message: `Value "${v}" is not ${o.type === 4 ? 'int' : 'a number'}.` });
+    }
+  }
+  if (typeof o.min_value === 'number' && typeof o.max_value === 'number' && o.min_value > o.max_value) {
+    problems.push({ path: [...path, 'min_value'], code: 'APPLICATION_COMMAND_OPTION_MIN_MAX_VALUE_INVALID', message: 'min_value must be less than or equal to max_value' });
+  }
 }
 
 export function checkChoices(problems: Problem[], path: Problem['path'], choices: any[], type: number) {
   if (choices.length > 25) problems.push({ path, code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' });
   choices.forEach((c, j) => {
     maxLen(problems, [...path, j, 'name'], c?.name, 100, 1);
+    checkLocalizations(problems, [...path, j, 'name_localizations'], c?.name_localizations, (lp, v) => maxLen(problems, lp, v, 100, 1));
     const v = c?.value;
     if (type === 3) maxLen(problems, [...path, j, 'value'], v, 100, 1);
     else if ((type === 4 && !Number.isInteger(v)) || (type === 10 && typeof v !== 'number')) {
