@@ -30,7 +30,8 @@ function rangeText(r: { firstDay: string | null; lastDay: string }): string {
 
 export function leaderboardSpec(type: LeaderboardChart, b: Leaderboard, guildName: string): ChartSpec {
   const when = `${periodWords[b.period]} ${rangeText(b.range)}`;
-  const sub = `${guildName} · ${when} · ${formatDuration(b.totals.totalMs)} von ${b.totals.activeCount} Personen`;
+  const people = b.totals.activeCount === 1 ? '1 Person' : `${b.totals.activeCount} Personen`;
+  const sub = `${guildName} · ${when} · ${formatDuration(b.totals.totalMs)} von ${people}`;
   const name = (r: Leaderboard['rows'][number]) => (r.badgeNumber ? `${r.badgeNumber} ${r.nickname}` : r.nickname);
   switch (type) {
     case 'bars':
@@ -49,7 +50,7 @@ export function leaderboardSpec(type: LeaderboardChart, b: Leaderboard, guildNam
 
 export function personSpec(type: PersonChart, s: PersonStats, guildName: string): ChartSpec {
   const who = s.badgeNumber ? `${s.badgeNumber} ${s.nickname}` : s.nickname;
-  const sub = `${guildName} · ${periodWords[s.period]} ${rangeText(s.range)} · ${formatDuration(s.totals.totalMs)} in ${s.totals.shiftCount} Schichten`;
+  const sub = `${guildName} · ${periodWords[s.period]} ${rangeText(s.range)} · ${formatDuration(s.totals.totalMs)} in ${s.totals.shiftCount === 1 ? '1 Schicht' : `${s.totals.shiftCount} Schichten`}`;
   if (type === 'trend') return trendSpec(`Verlauf: ${who}`, sub, s.trend);
   return { kind: 'shifts', title: `Dienstzeit: ${who}`, subtitle: sub, labels: s.trend.series.map((p) => p.label), ms: s.trend.series.map((p) => p.totalMs) };
 }
