@@ -7,16 +7,17 @@ import { UnitsTab } from './units.tsx';
 import { DispatchTab } from './dispatch.tsx';
 import { CallsTab } from './calls.tsx';
 import { IncidentsTab } from './incidents.tsx';
+import { StatsTab } from './stats.tsx';
 import { SettingsTab } from './settings.tsx';
 
-export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'settings';
+export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'stats' | 'settings';
 
 /** A board section: `group` is its entry in the guild's `tabOrder` (branding), `shown` its module and rights. */
 export interface Tab { id: TabId; group: string; Component: ComponentType; shown: () => boolean }
 
 export const tabLabels = texts<Record<TabId, string>>(
-  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', settings: 'Einstellungen' },
-  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', incidents: 'Incidents', settings: 'Settings' },
+  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', stats: 'Statistik', settings: 'Einstellungen' },
+  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', incidents: 'Incidents', stats: 'Statistics', settings: 'Settings' },
 );
 
 const allTabs: Tab[] = [
@@ -26,6 +27,7 @@ const allTabs: Tab[] = [
   { id: 'dispatch', group: 'dispatch', Component: DispatchTab, shown: () => moduleOn('dispatch') },
   { id: 'calls', group: 'dispatch', Component: CallsTab, shown: () => moduleOn('dispatch') && can('dispatch.view') },
   { id: 'incidents', group: 'incidents', Component: IncidentsTab, shown: () => moduleOn('incidents') && can('dispatch.view') },
+  { id: 'stats', group: 'stats', Component: StatsTab, shown: () => moduleOn('stats') && (can('stats.leaderboard.view') || can('timeclock.own.use')) },
   { id: 'settings', group: 'settings', Component: SettingsTab, shown: () => can('settings.manage') },
 ];
 
