@@ -40,6 +40,8 @@ const rankFilter = {
 
 /** The chart image routes only: a browser's <img src> cannot send x-guild-id. */
 const imageGuild = {
+  v: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/, 'v must be 1 to 32 letters, digits, _ . or -').optional()
+    .describe('Ignored by the server: a client changes it to get a fresh image past caches (e.g. after the data changed).'),
   guild: z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'guild is not a valid guild id').optional()
     .describe('For a signed-in browser\'s <img src>: the guild, instead of the x-guild-id header (must match it when both are sent).'),
 };
@@ -56,19 +58,20 @@ type PeriodInput = { period?: z.infer<typeof Period>; date?: string; from?: stri
 /** The rules between the period parameters; every one is a 400 with its own message. */
 function checkPeriod(v: PeriodInput, ctx: z.RefinementCtx) {
   const period = v.period ?? 'weekly';
-  const issue = (message: string) => ctx.addIssue({ code: 'custom', message });
+  // each issue names the parameter it is about, so the message reads "to: …", not "body: …"
+  const issue = (field: keyof PeriodInput, message: string) => ctx.addIssue({ code: 'custom', path: [field], message });
   if (period === 'custom') {
-    if (v.from === undefined || v.to === undefined) return issue('period=custom needs both from and to');
-    if (v.date !== undefined) return issue('date does not apply to period=custom; use from and to');
+    if (v.from === undefined || v.to === undefined) return issue(v.from === undefined ? 'from' : 'to', 'period=custom needs both from and to');
+    if (v.date !== undefined) return issue('date', 'date does not apply to period=custom; use from and to');
     const from = parseDay(v.from), to = parseDay(v.to);
     if (!from || !to) return; // the field's own message says why
     const days = daysBetween(from, to) + 1;
-    if (days < 1) return issue('from must not be after to');
-    if (days > MAX_CUSTOM_DAYS) return issue(`a custom period covers at most ${MAX_CUSTOM_DAYS} days (from ${v.from} to ${v.to} is ${days})`);
+    if (days < 1) return issue('from', 'from must not be after to');
+    if (days > MAX_CUSTOM_DAYS) return issue('to', `a custom period covers at most ${MAX_CUSTOM_DAYS} days (from ${v.from} to ${v.to} is ${days})`);
     return;
   }
-  if (v.from !== undefined || v.to !== undefined) return issue('from and to apply only to period=custom');
-  if (period === 'alltime' && v.date !== undefined) return issue('date does not apply to period=alltime');
+  if (v.from !== undefined || v.to !== undefined) return issue(v.from !== undefined ? 'from' : 'to', 'from and to apply only to period=custom');
+  if (period === 'alltime' && v.date !== undefined) return issue('date', 'date does not apply to period=alltime');
 }
 
 /** The validated period parameters as a period query for period.ts. */
@@ -140,11 +143,10 @@ export const CreateChartLink = z.strictObject({
   ...chartFields,
 }).superRefine(checkPeriod).superRefine((v, ctx) => {
   const personal = v.chart.startsWith('user/');
-  if (personal && v.userId === undefined) ctx.addIssue({ code: 'custom', message: `${v.chart} needs userId` });
-  if (!personal && v.userId !== undefined) ctx.addIssue({ code: 'custom', message: `userId applies only to user/shifts and user/trend` });
-  if (personal && (v.limit !== undefined || v.rank !== undefined || v.orgUnit !== undefined)) {
-    ctx.addIssue({ code: 'custom', message: 'limit, rank and orgUnit apply only to leaderboard charts' });
-  }
+  if (personal && v.userId === undefined) ctx.addIssue({ code: 'custom', path: ['userId'], message: `${v.chart} needs userId` });
+  if (!personal && v.userId !== undefined) ctx.addIssue({ code: 'custom', path: ['userId'], message: `userId applies only to user/shifts and user/trend` });
+  const boardOnly = (['limit', 'rank', 'orgUnit'] as const).find((k) => v[k] !== undefined);
+  if (personal && boardOnly) ctx.addIssue({ code: 'custom', path: [boardOnly], message: 'limit, rank and orgUnit apply only to leaderboard charts' });
 });
 export type ChartLinkInput = z.infer<typeof CreateChartLink>;
 

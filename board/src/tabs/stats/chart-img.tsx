@@ -23,15 +23,12 @@ export function chartTheme(): 'dark' | 'light' {
 
 /**
  * The pixels to ask for: the box's width in device pixels squared over the chart's aspect, so the
- * image is sharp on a HiDPI screen and never larger than shown. Every data version asks a few
- * pixels less (maxPixels is a bound, so the image is the same size to the eye): each version has
- * a URL of its own, and the browser's cache (max-age=60) never shows a chart older than the
- * numbers beside it.
+ * image is sharp on a HiDPI screen and never larger than shown.
  */
-export function maxPixelsFor(cssWidth: number, aspect: number, version: number): number {
+export function maxPixelsFor(cssWidth: number, aspect: number): number {
   const px = Math.ceil(cssWidth / WIDTH_STEP) * WIDTH_STEP * (window.devicePixelRatio || 1);
   const wanted = Math.round((px * px) / aspect);
-  return Math.min(MAX_PIXELS, Math.max(MIN_PIXELS + 100, wanted)) - (version % 97);
+  return Math.min(MAX_PIXELS, Math.max(MIN_PIXELS, wanted));
 }
 
 export interface ChartImgProps {
@@ -69,8 +66,11 @@ export function ChartImg({ path, params, aspect, alt, id, theme: colours }: Char
   const guildId = guild.value?.guildId;
   const query = new URLSearchParams({ guild: guildId ?? '' });
   for (const [k, v] of Object.entries(params) as [string, unknown][]) if (v !== undefined && v !== '') query.set(k, String(v));
-  if (width) query.set('maxPixels', String(maxPixelsFor(width, aspect, dataVersion.value + retry)));
+  if (width) query.set('maxPixels', String(maxPixelsFor(width, aspect)));
   query.set('theme', colours ?? chartTheme());
+  // each data version (and a retry) has a URL of its own: the browser's cache (max-age=60) never
+  // shows a chart older than the numbers beside it
+  query.set('v', String(dataVersion.value + retry * 1000));
   const src = `/api/v1/${path}?${query}`;
   useEffect(() => setState((s) => (s === 'error' ? 'loading' : s)), [src]);
   return (
