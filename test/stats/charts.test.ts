@@ -82,13 +82,16 @@ t.test('no data: title and "Keine Daten im Zeitraum", no chart', async (t) => {
   }
 });
 
-t.test('zero values render (bars of 0, a flat line)', async (t) => {
-  const zeros: ChartSpec[] = [
+t.test('zero values, and series shorter or longer than their labels, render', async (t) => {
+  const odd: ChartSpec[] = [
     { kind: 'bars', title: 'Null', subtitle: '', rows: [{ label: 'A', ms: 0 }, { label: 'B', ms: 0 }] },
+    { kind: 'share', title: 'Eine', subtitle: '', slices: [{ label: 'A', ms: H }, { label: 'B', ms: 0 }] },
     { kind: 'trend', title: 'Null', subtitle: '', labels: week, current: { label: 'x', ms: week.map(() => 0) }, previous: { label: 'y', ms: [] } },
+    { kind: 'trend', title: 'Länger', subtitle: '', labels: week, current: { label: 'x', ms: [H, 2 * H] }, previous: { label: 'y', ms: Array.from({ length: 30 }, () => H) } },
     { kind: 'shifts', title: 'Null', subtitle: '', labels: week, ms: week.map(() => 0) },
+    { kind: 'shifts', title: 'Kurz', subtitle: '', labels: week, ms: [H] },
   ];
-  for (const spec of zeros) t.same((await decode(await renderChart(spec, style(400, 300)))).width, 400, spec.kind);
+  for (const spec of odd) t.same((await decode(await renderChart(spec, style(400, 300)))).width, 400, `${spec.kind}: ${spec.title}`);
 });
 
 t.test('500 rows: the first ones that fit are drawn, the rest only counted', async (t) => {

@@ -23,8 +23,9 @@ const sum = (ms: number[]) => ms.reduce((a, b) => a + b, 0);
  */
 export function trendConfig(f: Frame<Trend>): ChartConfiguration {
   const { m, t, spec } = f;
-  const current = clean(spec.current.ms);
-  const previous = spec.previous ? clean(spec.previous.ms) : null;
+  const buckets = spec.labels.length; // values past the last label have no place on the axis
+  const current = clean(spec.current.ms).slice(0, buckets);
+  const previous = spec.previous ? clean(spec.previous.ms).slice(0, buckets) : null;
   const unit = axisUnitFor(Math.max(maxOf(current), maxOf(previous ?? [])));
   const tickSize = m.small;
   const line = Math.max(1.5, m.base * (spec.labels.length > 60 ? 0.1 : 0.17)); // dense series: thinner lines stay apart
