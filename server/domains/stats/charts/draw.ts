@@ -23,7 +23,9 @@ export function setupCharts(): void {
 /**
  * Draws the chart in the calling thread and encodes it as a PNG of exactly width × height.
  * The chart is destroyed before returning, so nothing of it stays reachable (chart.js keeps
- * every live chart in a registry until destroy()).
+ * every live chart in a registry until destroy()). The canvas' native memory (width × height × 4
+ * bytes) is freed by finalizers that run when the event loop turns: a caller drawing many charts
+ * in one synchronous loop holds all of them until it yields (the worker yields after each chart).
  */
 export function drawChart(spec: ChartSpec, style: ChartStyle): Buffer {
   const invalid = checkStyle(style);
