@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
 import { texts } from '../../app/i18n.ts';
+import { ShownOnce } from '../../ui/shown-once.tsx';
 import type { CreatedKey } from './key-form.tsx';
 
 const text = texts({
@@ -14,38 +14,12 @@ const text = texts({
   done: 'I have saved it', key: 'API key',
 });
 
-async function copyText(input: HTMLInputElement): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(input.value);
-    return true;
-  } catch {
-    input.select(); // no clipboard permission (plain HTTP, an old browser): the selection copies the old way
-    return document.execCommand('copy');
-  }
-}
-
-/** The one sight of a new key: read-only field, copy button, and the warning that it will not come back. */
+/** The one sight of a new key. */
 export function CreatedKeyBox({ created, onDone }: { created: CreatedKey; onDone: () => void }) {
   const t = text();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<boolean | null>(null);
-  useEffect(() => {
-    setCopied(null);
-    input.current?.focus();
-    input.current?.select();
-  }, [created.id]);
   return (
-    <div id="created-key-box" class="created-key" role="alert">
-      <h3>{t.title(created.name)}</h3>
-      <p class="warn-text">{t.warn}</p>
-      <div class="copy-row">
-        <input ref={input} id="created-key" class="mono" readOnly value={created.key} aria-label={t.key} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button id="copy-key" type="button" class="primary" onClick={async () => setCopied(await copyText(input.current!))}>{t.copy}</button>
-      </div>
-      <div id="copy-result" role="status" aria-live="polite" class={copied === false ? 'result error' : 'result ok'}>
-        {copied === null ? '' : copied ? t.copied : t.copyFailed}
-      </div>
-      <button id="created-key-done" type="button" onClick={onDone}>{t.done}</button>
-    </div>
+    <ShownOnce value={created.key} id={created.id} title={t.title(created.name)} warning={t.warn} class="created-key" onDone={onDone}
+      words={{ label: t.key, copy: t.copy, copied: t.copied, copyFailed: t.copyFailed, done: t.done }}
+      ids={{ box: 'created-key-box', field: 'created-key', copy: 'copy-key', result: 'copy-result', done: 'created-key-done' }} />
   );
 }

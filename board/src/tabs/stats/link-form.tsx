@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { api } from '../../app/api.ts';
 import { guild } from '../../app/session.ts';
 import type { Out } from '../../app/types.ts';
 import { Result, useAction } from '../../ui/action.tsx';
+import { ShownOnce } from '../../ui/shown-once.tsx';
 import { ChartImg } from './chart-img.tsx';
 import { useLoad } from './load.ts';
 import { chartNames, describeParams, linkText, type ChartName } from './link-words.ts';
@@ -84,38 +85,12 @@ function PersonPick({ value, onChange }: { value: string; onChange: (userId: str
   );
 }
 
-async function copyText(input: HTMLInputElement): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(input.value);
-    return true;
-  } catch {
-    input.select(); // no clipboard permission (plain HTTP): the selection copies the old way
-    return document.execCommand('copy');
-  }
-}
-
-/** The one sight of a new link's URL: read-only field, copy button, the note that it will not come back. */
+/** The one sight of a new link's URL. */
 export function CreatedLinkBox({ link, onDone }: { link: CreatedLink; onDone: () => void }) {
   const t = linkText();
-  const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState<boolean | null>(null);
-  useEffect(() => {
-    setCopied(null);
-    input.current?.focus();
-    input.current?.select();
-  }, [link.id]);
   return (
-    <div class="created-link" id="created-link-box" role="alert">
-      <h3>{t.createdTitle(link.label)}</h3>
-      <p class="warn-text">{t.once}</p>
-      <div class="copy-row">
-        <input ref={input} id="created-link-url" class="mono" readOnly value={link.url} aria-label={t.url} onFocus={(e) => (e.target as HTMLInputElement).select()} />
-        <button type="button" class="primary" id="copy-link" onClick={async () => setCopied(await copyText(input.current!))}>{t.copy}</button>
-      </div>
-      <div id="copy-link-result" role="status" aria-live="polite" class={copied === false ? 'result error' : 'result ok'}>
-        {copied === null ? '' : copied ? t.copied : t.copyFailed}
-      </div>
-      <button type="button" id="created-link-done" onClick={onDone}>{t.done}</button>
-    </div>
+    <ShownOnce value={link.url} id={link.id} title={t.createdTitle(link.label)} warning={t.once} class="created-link" onDone={onDone}
+      words={{ label: t.url, copy: t.copy, copied: t.copied, copyFailed: t.copyFailed, done: t.done }}
+      ids={{ box: 'created-link-box', field: 'created-link-url', copy: 'copy-link', result: 'copy-link-result', done: 'created-link-done' }} />
   );
 }
