@@ -8,7 +8,7 @@ import { insertPerson, rankIdByIdOrName, rankNames } from './domains/people/stor
 import { createApiKey } from './domains/apikeys/service.ts';
 import { createLoginLink } from './auth/login-links.ts';
 import { isScope, scopes as knownScopes } from './auth/scopes.ts';
-import { seedDemo } from './seed/demo.ts';
+import { seedDemo, seedDemoHistory } from './seed/demo.ts';
 import { startServer } from './main.ts';
 import { boardBundle } from './domains/board/bundle.ts';
 import type { Sql } from './store/db.ts';
@@ -64,7 +64,10 @@ async function serve() {
   boardBundle().catch((err) => server.deps.log.error('board build failed', { error: String(err) }));
   if (config.demo) {
     const demo = await seedDemo(server.deps.sql, config.publicUrl);
-    if (demo) printDemo(demo);
+    if (demo) {
+      await seedDemoHistory(server.deps.sql);
+      printDemo(demo);
+    }
   }
   console.log(`Dispatch Terminal listening on ${config.publicUrl}  (board: ${config.publicUrl}/dispatch, API: ${config.publicUrl}/api/v1)`);
   let stopping = false;
@@ -152,7 +155,10 @@ export async function main(argv: string[]): Promise<void> {
     case 'demo':
       return withDb(async (sql, config) => {
         const demo = await seedDemo(sql, linkBase(config));
-        if (demo) printDemo(demo);
+        if (demo) {
+          await seedDemoHistory(sql);
+          printDemo(demo);
+        }
         else console.log('demo guild exists already; get a login link with: dispatch-terminal login-link --guild 100000000000000001 --user 200000000000000001');
       });
     default:

@@ -47,3 +47,23 @@ export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: 
     return { guildId: DEMO_GUILD, loginLink, apiKey: key };
   }) as Promise<{ guildId: string; loginLink: string; apiKey: string } | null>;
 }
+
+/**
+ * Four weeks of past shifts for the demo's people (the quick start's Statistik tab has something
+ * to show): on about every third day an evening shift of 2 to 7 hours, the same on every start
+ * (derived from hashes, not random). All closed, all ended before now.
+ */
+export async function seedDemoHistory(sql: Sql): Promise<number> {
+  const rows = await sql`
+    insert into shifts (guild_id, user_id, clock_in_at, clock_out_at, status)
+    select p.guild_id, p.user_id, s.start, s.start + s.length, 'CLOSED'
+    from people p
+    cross join generate_series(1, 28) as d(day)
+    cross join lateral (select
+      date_trunc('day', now()) - d.day * interval '1 day' + (15 + abs(hashtext(p.user_id || ':' || d.day)) % 6) * interval '1 hour' as start,
+      (2 + abs(hashtext(d.day || ':' || p.user_id)) % 5) * interval '1 hour' + (abs(hashtext(p.user_id || ':m:' || d.day)) % 4) * interval '15 minutes' as length
+    ) s
+    where p.guild_id = ${DEMO_GUILD} and abs(hashtext(p.user_id || ':x:' || d.day)) % 3 = 0 and s.start + s.length < now()
+    returning 1`;
+  return rows.length;
+}
