@@ -156,3 +156,21 @@ t.test('the guild\'s time zone moves the days', async (t) => {
   t.match(bad.body.error, /time zone/);
   await api('PATCH', '/admin/clock-settings', { key, body: { timeZone: 'Europe/Berlin' } });
 });
+
+t.test('long forgotten shifts of every length count with their part inside (the index tiers)', async (t) => {
+  const l = 'stats-long';
+  await seedGuild(server.sql, l, [{ userId: 'x', nickname: 'X', badge: '1', rank: 'crew' }, { userId: 'y', nickname: 'Y', badge: '2', rank: 'crew' }]);
+  const keyL = await unscopedKey(server.sql, l);
+  // the week of Monday 2026-05-04 (CEST): [2026-05-03T22:00Z, 2026-05-10T22:00Z)
+  await server.sql`insert into shifts (guild_id, user_id, clock_in_at, clock_out_at, status) values
+    (${l}, 'x', '2026-04-20T00:00:00Z', '2026-05-05T22:00:00Z', 'CLOSED'),
+    (${l}, 'y', '2026-05-09T12:00:00Z', '2026-05-12T12:00:00Z', 'CLOSED'),
+    (${l}, 'y', '2026-05-01T00:00:00Z', '2026-05-11T00:00:00Z', 'CLOSED')`;
+  // x: 16 days, 2 of them inside; y: 3 days (34 h inside) and 10 days (all 7 days of the week inside)
+  const week = await api('GET', '/stats/leaderboard?period=weekly&date=2026-05-06', { key: keyL });
+  t.same(week.body.rows.map((r: any) => [r.userId, r.totalMs, r.shiftCount]), [['y', 34 * H + 168 * H, 2], ['x', 48 * H, 1]]);
+  const series = week.body.trend.series.map((p: any) => p.totalMs);
+  t.same(series, [48 * H, 48 * H, 24 * H, 24 * H, 24 * H, 24 * H + 10 * H, 48 * H], 'per day, across the tiers');
+  const later = await api('GET', '/stats/leaderboard?period=daily&date=2026-05-11', { key: keyL });
+  t.same(later.body.totals, { totalMs: 24 * H + 2 * H, totalShifts: 2, activeCount: 1 }, 'Monday 11 May: all of y\'s 3-day shift, 2 h of the 10-day one');
+});

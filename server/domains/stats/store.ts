@@ -15,9 +15,10 @@ function whoClause(db: Db, guildId: string, who: Who): Fragment {
 }
 
 /**
- * Every shift overlapping [from, to) as (user_id, s, e), open shifts ending at `now`. Three index
- * ranges (sql/0012_stats.sql), so the cost follows the period, not the history: shifts of at most a
- * day by their start in [from − 1 day, to); longer closed ones by their end; the open ones.
+ * Every shift overlapping [from, to) as (user_id, s, e), open shifts ending at `now`. Index ranges
+ * as long as the period plus a margin (sql/0012, sql/0014), so the cost follows the period, not the
+ * history: shifts of at most a day by their start in [from − 1 day, to); of 1 to 8 days by their
+ * start in [from − 8 days, to); the very rare longer ones by their end; the open ones.
  * `from` and `to` are SQL expressions (a parameter, or a bucket's column).
  */
 function overlapping(db: Db, guildId: string, from: Fragment, to: Fragment, now: Date, who: Fragment): Fragment {
@@ -29,6 +30,11 @@ function overlapping(db: Db, guildId: string, from: Fragment, to: Fragment, now:
     union all
     select user_id, clock_in_at, clock_out_at from shifts
       where guild_id = ${guildId} and clock_out_at - clock_in_at > interval '1 day'
+        and clock_in_at >= ${from} - interval '8 days' and clock_in_at < ${to}
+        and clock_out_at > ${from} and clock_out_at - clock_in_at <= interval '8 days' ${who}
+    union all
+    select user_id, clock_in_at, clock_out_at from shifts
+      where guild_id = ${guildId} and clock_out_at - clock_in_at > interval '8 days'
         and clock_out_at > ${from} and clock_in_at < ${to} ${who}
     union all
     select user_id, clock_in_at, ${now}::timestamptz from shifts
@@ -47,12 +53,13 @@ function everyShift(db: Db, guildId: string, now: Date, who: Fragment): Fragment
 }
 
 /**
- * A shift's part inside [from, to), in ms: the difference of its ends each cut to whole ms, so the
- * sums equal what JavaScript computes from the same timestamps (a `Date` drops the µs).
+ * The summed duty of a group in ms: each end cut to whole ms (so the sums equal what JavaScript
+ * computes from the same timestamps: a `Date` drops the µs), summed as intervals and converted to
+ * a number once per group, not once per row.
  */
-const epochMs = (db: Db, t: Fragment) => db`floor(extract(epoch from ${t}) * 1000)`;
-const insideMs = (db: Db, from: Fragment, to: Fragment) =>
-  db`(${epochMs(db, db`least(e, ${to})`)} - ${epochMs(db, db`greatest(s, ${from})`)})`;
+const sumMs = (db: Db, start: Fragment, end: Fragment) =>
+  db`coalesce(extract(epoch from sum(date_trunc('milliseconds', ${end}) - date_trunc('milliseconds', ${start}))) * 1000, 0)::float8`;
+const sumInsideMs = (db: Db, from: Fragment, to: Fragment) => sumMs(db, db`greatest(s, ${from})`, db`least(e, ${to})`);
 
 export interface Range { from: number | null; to: number }
 export interface PersonDuty { userId: string; ms: number; shifts: number }
@@ -61,32 +68,32 @@ export interface PersonDuty { userId: string; ms: number; shifts: number }
 export async function dutyByPerson(db: Db, guildId: string, range: Range, now: Date, who: Who): Promise<PersonDuty[]> {
   const w = whoClause(db, guildId, who);
   const rows = range.from === null
-    ? await db`select user_id, sum(${epochMs(db, db`e`)} - ${epochMs(db, db`s`)})::float8 as ms, count(*)::int as shifts
+    ? await db`select user_id, ${sumMs(db, db`s`, db`e`)} as ms, count(*)::int as shifts
         from (${everyShift(db, guildId, now, w)}) o group by user_id`
     : await (() => {
       const from = db`${new Date(range.from)}::timestamptz`, to = db`${new Date(range.to)}::timestamptz`;
-      return db`select user_id, sum(${insideMs(db, from, to)})::float8 as ms, count(*)::int as shifts
+      return db`select user_id, ${sumInsideMs(db, from, to)} as ms, count(*)::int as shifts
         from (${overlapping(db, guildId, from, to, now, w)}) o group by user_id`;
     })();
   return rows.map((r) => ({ userId: r.user_id as string, ms: r.ms as number, shifts: r.shifts as number }));
 }
 
-export interface BucketDuty { ms: number; shifts: number; people: number }
+export interface BucketDuty { ms: number; shifts: number }
 
-/** Duty time, shifts and people per bucket [starts[i], ends[i]) — one index range per bucket. */
+/** Duty time and shifts per bucket [starts[i], ends[i]) — index ranges per bucket. */
 export async function dutyByBucket(db: Db, guildId: string, starts: number[], ends: number[], now: Date, who: Who): Promise<BucketDuty[]> {
   if (starts.length === 0) return [];
   const w = whoClause(db, guildId, who);
   const from = db`b.bs`, to = db`b.be`;
   const rows = await db`
-    select b.i, d.ms, d.shifts, d.people
+    select b.i, d.ms, d.shifts
     from unnest(${starts.map(iso)}::timestamptz[], ${ends.map(iso)}::timestamptz[]) with ordinality as b(bs, be, i)
     cross join lateral (
-      select coalesce(sum(${insideMs(db, from, to)}), 0)::float8 as ms, count(*)::int as shifts, count(distinct user_id)::int as people
+      select ${sumInsideMs(db, from, to)} as ms, count(*)::int as shifts
       from (${overlapping(db, guildId, from, to, now, w)}) o
     ) d
     order by b.i`;
-  return rows.map((r) => ({ ms: r.ms as number, shifts: r.shifts as number, people: r.people as number }));
+  return rows.map((r) => ({ ms: r.ms as number, shifts: r.shifts as number }));
 }
 
 export interface ShiftSpan { userId: string; start: number; end: number }
