@@ -18,6 +18,9 @@ import { boardRouter } from '../domains/board/router.ts';
 import { chatRouter } from '../domains/chat/router.ts';
 import { emojisRouter } from '../domains/emojis/router.ts';
 import { clockSettingsRouter, statsRouter } from '../domains/stats/router.ts';
+import { letterheadsRouter } from '../domains/letterheads/router.ts';
+import { uploadsRouter } from '../domains/uploads/router.ts';
+import { onboardingRouter } from '../domains/onboarding/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -40,6 +43,9 @@ export const appRouter = router({
   emojis: emojisRouter,
   stats: statsRouter,
   clockSettings: clockSettingsRouter,
+  letterheads: letterheadsRouter,
+  uploads: uploadsRouter,
+  onboarding: onboardingRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 
