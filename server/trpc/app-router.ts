@@ -19,8 +19,6 @@ import { chatRouter } from '../domains/chat/router.ts';
 import { emojisRouter } from '../domains/emojis/router.ts';
 import { clockSettingsRouter, statsRouter } from '../domains/stats/router.ts';
 import { letterheadsRouter } from '../domains/letterheads/router.ts';
-import { uploadsRouter } from '../domains/uploads/router.ts';
-import { onboardingRouter } from '../domains/onboarding/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -44,8 +42,6 @@ export const appRouter = router({
   stats: statsRouter,
   clockSettings: clockSettingsRouter,
   letterheads: letterheadsRouter,
-  uploads: uploadsRouter,
-  onboarding: onboardingRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 
