@@ -1,3 +1,5 @@
+import { createCanvas, loadImage, type Image } from '@napi-rs/canvas';
+import { AppError } from '../../core/errors.ts';
 import { encodePng, parseHexColor } from '../../core/png.ts';
 
 /**
@@ -45,4 +47,34 @@ function inStar(u: number, v: number): boolean {
     if (Math.abs(along) <= 0.32 && Math.abs(across) <= 0.055) return true;
   }
   return false;
+}
+
+/** Side of an icon made from an upload, in pixels. */
+export const ICON_SIZE = 256;
+
+/**
+ * Largest source image decoded for an icon. Decoding holds width × height × 4 bytes; a 5 MB PNG of
+ * one colour can declare 30000 × 30000 (3.6 GB), so the caller checks the upload's recorded size first.
+ */
+export const MAX_ICON_SOURCE_PIXELS = 40_000_000;
+
+/**
+ * The icon made from an uploaded image: the largest centred square, scaled to ICON_SIZE², as PNG
+ * (transparency kept; a GIF gives its first frame). An image that cannot be decoded is a 400.
+ */
+export async function squareIcon(image: Buffer): Promise<Buffer> {
+  let img: Image;
+  try {
+    img = await loadImage(image); // a Buffer, never a string: a string would be read as a path or URL
+  } catch {
+    throw new AppError('BAD_REQUEST', 'the upload cannot be decoded as an image');
+  }
+  if (!img.width || !img.height) throw new AppError('BAD_REQUEST', 'the upload cannot be decoded as an image');
+  const side = Math.min(img.width, img.height);
+  const canvas = createCanvas(ICON_SIZE, ICON_SIZE);
+  const ctx = canvas.getContext('2d');
+  ctx.imageSmoothingEnabled = true;
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(img, (img.width - side) / 2, (img.height - side) / 2, side, side, 0, 0, ICON_SIZE, ICON_SIZE);
+  return canvas.encode('png');
 }

@@ -9,7 +9,39 @@ export interface GuildRow {
 export async function guildById(db: Db, guildId: string): Promise<GuildRow | null> {
   const [row] = await db`select id, name, modules, tab_order, branding, icon_png is not null as has_icon
     from guilds where id = ${guildId}`;
-  return row ? { id: row.id, name: row.name, modules: row.modules, tabOrder: row.tab_order, branding: row.branding, hasIcon: row.has_icon } : null;
+  return row ? guildRow(row) : null;
+}
+
+function guildRow(row: Record<string, any>): GuildRow {
+  return { id: row.id, name: row.name, modules: row.modules, tabOrder: row.tab_order, branding: row.branding, hasIcon: row.has_icon };
+}
+
+/** What `updateGuildBranding` changes; an absent field stays as stored. */
+export interface BrandingUpdate {
+  name?: string;
+  tabOrder?: string[];
+  /** Keys merged over the stored `branding` object. */
+  brandingSet?: Record<string, string>;
+  /** Keys removed from the stored `branding` object (after the merge). */
+  brandingRemove?: string[];
+  /** A new icon, or null for the generated default again. */
+  iconPng?: Buffer | null;
+}
+
+/**
+ * Applies the changes in one statement (the branding keys are merged in SQL, so concurrent changes
+ * of different keys both survive) and returns the guild as it is now; null when the guild is gone.
+ */
+export async function updateGuildBranding(db: Db, guildId: string, u: BrandingUpdate): Promise<GuildRow | null> {
+  const setIcon = u.iconPng !== undefined;
+  const [row] = await db`update guilds set
+      name = coalesce(${u.name ?? null}::text, name),
+      tab_order = coalesce(${u.tabOrder ? db.json(u.tabOrder) : null}::jsonb, tab_order),
+      branding = (branding || ${db.json(u.brandingSet ?? {})}::jsonb) - ${u.brandingRemove ?? []}::text[],
+      icon_png = case when ${setIcon}::boolean then ${u.iconPng ?? null}::bytea else icon_png end
+    where id = ${guildId}
+    returning id, name, modules, tab_order, branding, icon_png is not null as has_icon`;
+  return row ? guildRow(row) : null;
 }
 
 /** Creates the guild with its event stream (seq 0: no events yet; sql/0006); false when the id is taken. */

@@ -2,13 +2,27 @@ import { z } from 'zod';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import { inGuildTx } from '../../store/tx.ts';
 import { effectiveModules, modules } from '../guilds/modules.ts';
-import { setModules } from '../guilds/store.ts';
+import { guildById, setModules } from '../guilds/store.ts';
+import { AppError } from '../../core/errors.ts';
 
 const ModuleSwitches = z.strictObject(Object.fromEntries(modules.map((m) => [m, z.boolean().optional()])) as Record<(typeof modules)[number], z.ZodOptional<z.ZodBoolean>>);
 const SetModules = z.strictObject({ modules: ModuleSwitches });
 const Modules = z.object({ modules: z.record(z.string(), z.boolean()) });
 
 export const settingsRouter = router({
+  modules: guildProcedure
+    .meta({
+      rest: { method: 'GET', path: '/admin/modules' }, tag: 'Einrichtung',
+      summary: 'Every feature module with its switch (true: on). Members read the same in the public branding.',
+      access: 'admin', capability: 'settings.manage',
+    })
+    .output(Modules)
+    .query(async ({ ctx }) => {
+      const guild = await guildById(ctx.deps.sql, ctx.guildId);
+      if (!guild) throw new AppError('NOT_FOUND', `unknown guild ${ctx.guildId}`);
+      return { modules: effectiveModules(guild.modules) };
+    }),
+
   setModules: guildProcedure
     .meta({
       rest: { method: 'PATCH', path: '/admin/modules' }, tag: 'Einrichtung',
