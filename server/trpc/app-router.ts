@@ -18,6 +18,7 @@ import { boardRouter } from '../domains/board/router.ts';
 import { chatRouter } from '../domains/chat/router.ts';
 import { emojisRouter } from '../domains/emojis/router.ts';
 import { clockSettingsRouter, statsRouter } from '../domains/stats/router.ts';
+import { onboardingRouter } from '../domains/onboarding/router.ts';
 import { letterheadsRouter } from '../domains/letterheads/router.ts';
 
 export const appRouter = router({
@@ -41,6 +42,7 @@ export const appRouter = router({
   emojis: emojisRouter,
   stats: statsRouter,
   clockSettings: clockSettingsRouter,
+  onboarding: onboardingRouter,
   letterheads: letterheadsRouter,
   me: router({ alarm: meAlarmRouter }),
 });
