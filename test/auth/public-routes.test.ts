@@ -60,7 +60,7 @@ t.test('unknown routes and wrong methods are 404 {error}, with or without a key'
   const cases = [
     ['GET', '/admin/clock-in'], ['PUT', '/admin/clock-in'], ['DELETE', '/admin/on-duty'], ['POST', '/admin/on-duty'],
     ['PUT', '/admin/apikeys'], ['DELETE', '/admin/apikeys'], ['PATCH', '/admin/apikeys/1'], ['GET', '/admin/apikeys/1'],
-    ['DELETE', '/me/preferences'], ['GET', '/me/clock-in'], ['GET', '/admin/modules'], ['POST', '/branding/' + G],
+    ['DELETE', '/me/preferences'], ['GET', '/me/clock-in'], ['DELETE', '/admin/modules'], ['POST', '/branding/' + G],
     ['GET', '/admin/everything'], ['GET', '/api/v2/health'],
   ] as const;
   for (const [method, path] of cases) {
