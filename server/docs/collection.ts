@@ -35,7 +35,9 @@ export function postmanCollection(model: DocRoute[], baseUrl: string): Record<st
         },
       };
       if (r.access === 'none') request.auth = { type: 'noauth' };
-      if (r.body) {
+      if (r.body && r.bodyType === 'multipart/form-data') {
+        request.body = { mode: 'formdata', formdata: Object.keys(r.body.properties).map((key) => ({ key, type: 'file', src: '' })) };
+      } else if (r.body) {
         header.push({ key: 'Content-Type', value: 'application/json', description: '', disabled: false });
         request.body = { mode: 'raw', raw: JSON.stringify(exampleFor(r.body), null, 2), options: { raw: { language: 'json' } } };
       }

@@ -24,6 +24,8 @@ export interface DocRoute {
   topics: string[];
   params: DocParam[];
   body: JsonSchema | null;
+  /** How the body is sent: JSON, or (rest.multipart routes) a form with one file field. */
+  bodyType: 'application/json' | 'multipart/form-data';
   bodyRequired: boolean;
   response: JsonSchema | null;
   produces: string;
@@ -75,7 +77,14 @@ export function buildModel(routes: RestRoute[]): DocRoute[] {
       }
     }
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-    const bodyRequired = hasBody && !!body && !!(inputs.length && !inputs[0].safeParse(undefined).success);
+    const multipart = meta.rest?.multipart;
+    if (multipart) {
+      body = {
+        type: 'object', required: [multipart.field], additionalProperties: false,
+        properties: { [multipart.field]: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: `The file (one part with a filename), at most ${multipart.maxBytes} bytes.` } },
+      };
+    }
+    const bodyRequired = hasBody && !!body && (!!multipart || !!(inputs.length && !inputs[0].safeParse(undefined).success));
     const statuses: { status: number; meaning: string }[] = [{ status: 200, meaning: 'Success.' }];
     statuses.push({ status: 400, meaning: meta.errors?.[400] ?? 'Invalid parameter, query or body.' });
     if (meta.access !== 'none') {
@@ -88,8 +97,8 @@ export function buildModel(routes: RestRoute[]): DocRoute[] {
     ].filter(Boolean).join(' ');
     if (notFound) statuses.push({ status: 404, meaning: notFound });
     if (meta.errors?.[409]) statuses.push({ status: 409, meaning: meta.errors[409] });
-    if (hasBody) statuses.push({ status: 413, meaning: 'Body larger than 1 MiB.' });
-    if (route.method !== 'GET') statuses.push({ status: 415, meaning: 'Body (or, with a session, the request) not sent as application/json.' });
+    if (hasBody) statuses.push({ status: 413, meaning: meta.errors?.[413] ?? 'Body larger than 1 MiB.' });
+    if (route.method !== 'GET') statuses.push({ status: 415, meaning: meta.errors?.[415] ?? 'Body (or, with a session, the request) not sent as application/json.' });
     if (meta.errors?.[429]) statuses.push({ status: 429, meaning: meta.errors[429] });
     const unavailable = meta.errors?.[503] ?? (meta.access !== 'none' ? 'Database unavailable (PostgreSQL down or restarting); retry after Retry-After seconds.' : null);
     if (unavailable) statuses.push({ status: 503, meaning: unavailable });
@@ -109,6 +118,7 @@ export function buildModel(routes: RestRoute[]): DocRoute[] {
       topics: meta.topics ?? [],
       params,
       body: hasBody ? body : null,
+      bodyType: multipart ? 'multipart/form-data' : 'application/json',
       bodyRequired,
       response: outputParser && !meta.rest?.produces ? toJson(outputParser, 'output') : null,
       produces: meta.rest?.produces ?? 'application/json',

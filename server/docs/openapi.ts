@@ -25,7 +25,9 @@ export function openApiDocument(model: DocRoute[], serverUrl: string, cookieName
     };
     if (!op.parameters.length) delete op.parameters;
     if (r.body) {
-      op.requestBody = { required: r.bodyRequired, content: { 'application/json': { schema: r.body, example: exampleFor(r.body) } } };
+      op.requestBody = { required: r.bodyRequired, content: r.bodyType === 'application/json'
+        ? { 'application/json': { schema: r.body, example: exampleFor(r.body) } }
+        : { [r.bodyType]: { schema: r.body } } };
     }
     const path = r.fullPath;
     (paths[path] ??= {})[r.method.toLowerCase()] = op;

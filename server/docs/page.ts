@@ -58,7 +58,7 @@ function route(r: DocRoute, baseUrl: string): string {
 <p>${esc(r.summary)}</p>
 <table>${rows.map(([k, v]) => `<tr><th>${k}</th><td>${v}</td></tr>`).join('')}</table>
 ${params}
-${r.body ? `<details><summary>Request body</summary><pre>${esc(pretty(r.body))}</pre></details>` : ''}
+${r.body ? `<details><summary>Request body (${esc(r.bodyType)})</summary><pre>${esc(pretty(r.body))}</pre></details>` : ''}
 <details><summary>Response (${esc(r.produces)})</summary><pre>${esc(r.response ? pretty(r.response) : r.produces)}</pre></details>
 <h4>Status codes</h4><table>${r.statuses.map((s) => `<tr><td>${s.status}</td><td>${esc(s.meaning)}</td></tr>`).join('')}</table>
 <h4>Example</h4><pre>${esc(curl(r, baseUrl))}</pre>
@@ -75,6 +75,7 @@ function curl(r: DocRoute, baseUrl: string): string {
   const query = r.params.filter((p) => p.in === 'query' && p.required).map((p) => `${p.name}=${encodeURIComponent(String(exampleFor(p.schema, p.name)))}`).join('&');
   const parts = [`curl -X ${r.method} '${baseUrl}${path}${query ? `?${query}` : ''}'`];
   if (r.access !== 'none') parts.push(r.sessionOnly ? `-H 'cookie: dt_session=…' -H 'x-guild-id: …'` : `-H 'Authorization: Bearer stmp_…'`);
-  if (r.body) parts.push(`-H 'content-type: application/json' -d '${JSON.stringify(exampleFor(r.body))}'`);
+  if (r.body && r.bodyType === 'multipart/form-data') parts.push(...Object.keys(r.body.properties).map((k) => `-F '${k}=@logo.png'`));
+  else if (r.body) parts.push(`-H 'content-type: application/json' -d '${JSON.stringify(exampleFor(r.body))}'`);
   return parts.join(' \\\n  ');
 }

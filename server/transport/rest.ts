@@ -5,6 +5,10 @@ import { createContext } from '../trpc/context.ts';
 import { publicMessage, toTRPCError } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
 import { parseJsonObject } from './json-body.ts';
+import { contentDisposition, readMultipartFile, type MultipartRead } from './multipart.ts';
+import { checkAccess } from '../trpc/init.ts';
+import type { Context } from '../trpc/context.ts';
+import type { Meta } from '../trpc/meta.ts';
 import { copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
 
@@ -59,32 +63,66 @@ function constantAnswer(route: RestRoute): ConstantAnswer | null {
 }
 
 async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq, rawParams: string[], constant: ConstantAnswer | null) {
+  const rest = route.meta.rest!;
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-  const body = hasBody ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
+  // A multipart route's body streams into its parser from here on (uWS hands the body to onData only now).
+  const upload = rest.multipart ? readMultipartFile(reply, http.headers, rest.multipart) : null;
+  const body = hasBody && !upload ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
   // Its 400s are answered before uWS parses a request pipelined behind this one: they need no I/O.
-  const input = buildInput(route, http, rawParams, body);
-  if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: run nothing
-  const facts = { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: isJsonContentType(http.headers) };
+  let input = buildInput(route, http, rawParams, body);
+  // A multipart body is not JSON, and a form can be sent cross-site: a session still needs x-guild-id
+  // (a header no HTML form can send) and passes the cross-site check, which keep forged uploads out.
+  const facts = { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: upload !== null || isJsonContentType(http.headers) };
   // Public procedures read no credential, so none is looked up.
-  const ctx = route.meta.access === 'none'
-    ? { deps, auth: anonymous, facts }
-    : await createContext(deps, { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: guildOf(route, http) }, facts);
+  const makeContext = (): Promise<Context> => route.meta.access === 'none'
+    ? Promise.resolve({ deps, auth: anonymous, facts })
+    : createContext(deps, { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: guildOf(route, http) }, facts);
+  // An upload's credential is checked while its body streams in; any other request's after it was read.
+  const early = upload ? makeContext() : null;
+  if (upload) input = { ...(input as object | undefined), [rest.multipart!.field]: await uploadedFile(early!, route.meta, upload) };
+  if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: run nothing
+  const ctx = await (early ?? makeContext());
   const output = await invokeProcedure(route.procedure, {
     ctx, path: route.procedurePath, type: route.type, getRawInput: rawInput(input), signal: undefined, batchIndex: 0,
   });
-  const rest = route.meta.rest!;
   const produces = rest.produces;
   if (produces) {
-    const { base64, text, contentType } = output as { base64?: string; text?: string; contentType?: string };
+    const { base64, text, contentType, filename } = output as { base64?: string; text?: string; contentType?: string; filename?: string };
     const headers: Record<string, string> = produces === 'text/html' ? htmlHeaders
       : produces === 'text/plain' ? { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' }
       : { 'content-type': produces === 'image/*' ? contentType! : produces, 'cache-control': rest.cache ?? 'public, max-age=300', 'x-content-type-options': 'nosniff' };
+    if (filename !== undefined) headers['content-disposition'] = contentDisposition(filename);
     reply.send(200, headers, base64 !== undefined ? Buffer.from(base64, 'base64') : text!);
     return;
   }
   const json = JSON.stringify(output);
   if (constant) constant.body = json;
   reply.send(200, jsonHeaders, json);
+}
+
+/**
+ * The uploaded file, once its last byte arrived. A caller the procedure would refuse anyway (no or a
+ * bad credential, a module switched off, a missing capability or scope) is refused as soon as its
+ * credential is checked, and the rest of its body is dropped unread: an unauthorised upload never
+ * makes the server hold its bytes. The procedure checks everything again; this only answers sooner.
+ */
+async function uploadedFile(context: Promise<Context>, meta: Meta, upload: MultipartRead): Promise<{ name: string; data: Buffer }> {
+  const early = context.then((ctx) => refuseEarly(ctx, meta)).catch((err) => {
+    upload.stop(err); // the upload fails with this error; the rest of its body is dropped
+    throw err;
+  });
+  const [file] = await Promise.all([upload.file, early]);
+  return { name: file.name, data: file.data }; // the client's Content-Type of the part decides nothing
+}
+
+async function refuseEarly(ctx: Context, meta: Meta): Promise<void> {
+  const p = ctx.auth.principal;
+  if (!p) throw ctx.auth.failure ?? new AppError('UNAUTHORIZED', 'missing credential: send "Authorization: Bearer <API key>" or a session cookie with x-guild-id');
+  if (meta.module) {
+    const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId).catch(() => null);
+    if (mods && !mods[meta.module]) throw new AppError('NOT_FOUND', `module "${meta.module}" is switched off for this guild`);
+  }
+  checkAccess(p, meta);
 }
 
 /** The guild a session acts in: the x-guild-id header, or on `rest.guildQuery` routes the query parameter `guild`. */

@@ -20,6 +20,7 @@ import { emojisRouter } from '../domains/emojis/router.ts';
 import { clockSettingsRouter, statsRouter } from '../domains/stats/router.ts';
 import { onboardingRouter } from '../domains/onboarding/router.ts';
 import { letterheadsRouter } from '../domains/letterheads/router.ts';
+import { uploadsRouter } from '../domains/uploads/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -44,6 +45,7 @@ export const appRouter = router({
   clockSettings: clockSettingsRouter,
   onboarding: onboardingRouter,
   letterheads: letterheadsRouter,
+  uploads: uploadsRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

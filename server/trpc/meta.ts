@@ -23,10 +23,16 @@ export interface Meta {
    * `guildQuery`: a session may name its guild by the query parameter `guild` instead of the
    * x-guild-id header, for URLs a browser loads without script (an <img src>); the procedure's
    * input declares `guild`. The header wins when both are sent.
+   * `multipart`: the body is multipart/form-data holding one file part named `field` (at most
+   * `maxBytes`; the whole body at most `maxBodyBytes`), streamed through busboy by the REST door
+   * (transport/multipart.ts), which hands the procedure `{[field]: {name, data: Buffer}}` merged into
+   * the input. Only that door can make a Buffer: the procedure still checks the bytes itself.
+   * An image answer's `filename` (when the procedure returns one) becomes a safe Content-Disposition.
    */
   rest?: {
     method: HttpMethod; path: string; produces?: 'image/png' | 'image/*' | 'text/html' | 'text/plain';
     cache?: string; guildQuery?: boolean; aliases?: string[]; root?: boolean; constant?: boolean;
+    multipart?: { field: string; maxBytes: number; maxBodyBytes: number };
   };
   tag: string;
   summary: string;
