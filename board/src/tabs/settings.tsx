@@ -1,5 +1,6 @@
 import './settings/settings.css';
 import { ApiKeys } from './settings/api-keys.tsx';
+import { BrandingCard } from './settings/branding.tsx';
 import { DiscordCard } from './settings/discord.tsx';
 import { Modules } from './settings/modules.tsx';
 import { RateLimit } from './settings/rate-limit.tsx';
@@ -7,7 +8,7 @@ import { Statuses } from './settings/statuses.tsx';
 
 /**
  * Einstellungen (guild admins and `settings.manage`; the registry hides the tab from others and the
- * server refuses them anyway): API keys, Discord (bot and invite), module switches, the status catalogue, the call rate limit.
+ * server refuses them anyway): API keys, name, colours and icon, Discord (bot and invite), module switches, the status catalogue, the call rate limit.
  * Every action says in place what it did, or the server's own message.
  */
 export function SettingsTab() {
@@ -16,6 +17,7 @@ export function SettingsTab() {
       <ApiKeys />
       <Statuses />
       <div class="settings-side">
+        <BrandingCard />
         <DiscordCard />
         <Modules />
         <RateLimit />

@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { texts } from '../../app/i18n.ts';
+import { branding as shown, guild, guilds, signedOut } from '../../app/session.ts';
+import type { In, Out } from '../../app/types.ts';
+import { onNotice } from '../../live/board-live.ts';
+import { Result, useAction } from '../../ui/action.tsx';
+
+const text = texts({
+  title: 'Erscheinungsbild', intro: 'Name, Farben und Icon der Wache, wie jeder Bildschirm und das Discord-Panel sie zeigen.',
+  name: 'Name', color: 'Akzentfarbe', secondary: 'Zweitfarbe', save: 'Speichern', saved: 'Gespeichert.',
+  icon: 'Icon', iconCustom: 'Aus einem Upload', iconDefault: 'Standard-Icon in der Akzentfarbe',
+  uploadId: 'Upload-Nr.', useUpload: 'Als Icon verwenden', backToDefault: 'Standard-Icon', iconSet: 'Icon gesetzt.',
+  iconReset: 'Standard-Icon wiederhergestellt.', loading: 'Lädt …',
+}, {
+  title: 'Appearance', intro: 'The name, colours and icon of the station, as every board and the Discord panel show them.',
+  name: 'Name', color: 'Accent colour', secondary: 'Second colour', save: 'Save', saved: 'Saved.',
+  icon: 'Icon', iconCustom: 'From an upload', iconDefault: 'Default icon in the accent colour',
+  uploadId: 'Upload no.', useUpload: 'Use as icon', backToDefault: 'Default icon', iconSet: 'Icon set.',
+  iconReset: 'Default icon restored.', loading: 'Loading …',
+});
+
+type Admin = Out['branding']['adminGet'];
+type Form = { name: string; color: string; secondaryColor: string };
+
+/** This board shows the change at once (title, accent, icon); other boards on their next load. */
+function applyToBoard(b: Admin): void {
+  if (shown.value) shown.value = { ...shown.value, name: b.name, color: b.color, secondaryColor: b.secondaryColor, tabOrder: b.tabOrder, iconUrl: b.iconUrl };
+  document.documentElement.style.setProperty('--accent', b.color);
+  const g = guild.value;
+  if (g && g.name !== b.name) {
+    guild.value = { ...g, name: b.name };
+    guilds.value = guilds.value.map((x) => (x.guildId === g.guildId ? { ...x, name: b.name } : x));
+    document.title = `${b.name} · Dispatch Terminal`;
+  }
+}
+
+/** Name, colours and icon (PATCH /admin/branding); follows a change made elsewhere unless this form is being edited. */
+export function BrandingCard() {
+  const t = text();
+  const [current, setCurrent] = useState<Admin | null>(null);
+  const [form, setForm] = useState<Form | null>(null);
+  const [uploadId, setUploadId] = useState('');
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const save = useAction();
+  const icon = useAction();
+  async function load() {
+    try {
+      setCurrent(await api.branding.adminGet.query());
+      setLoadError(null);
+    } catch (err) {
+      if (httpStatusOf(err) === 401) signedOut('expired');
+      setLoadError(messageOf(err));
+    }
+  }
+  useEffect(() => {
+    void load();
+    return onNotice('settings', (ops) => { if (ops.some((op) => op.op === 'set' && op.key === 'branding')) void load(); });
+  }, []);
+  const values = form ?? (current ? { name: current.name, color: current.color, secondaryColor: current.secondaryColor } : { name: '', color: '#000000', secondaryColor: '#000000' });
+  const patch = async (action: typeof save, body: In['branding']['set'], ok: string) => {
+    const r = await action.run(() => api.branding.set.mutate(body), () => ok);
+    if (!r) return false;
+    setCurrent(r);
+    applyToBoard(r);
+    return true;
+  };
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    // Only what was edited: the audit log names what changed, and an untouched form changes nothing.
+    const changed = Object.fromEntries(Object.entries(values).filter(([k, v]) => v !== current?.[k as keyof Form]));
+    if (Object.keys(changed).length === 0) return setForm(null);
+    if (await patch(save, changed, t.saved)) setForm(null);
+  };
+  const field = (key: keyof Form) => (e: Event) => setForm({ ...values, [key]: (e.target as HTMLInputElement).value });
+  return (
+    <section id="settings-branding" class="card" aria-labelledby="branding-title">
+      <h2 id="branding-title">{t.title}</h2>
+      <p class="muted">{t.intro}</p>
+      {loadError && <p class="error" role="alert">{loadError}</p>}
+      {!current && !loadError ? <p class="muted">{t.loading}</p> : current && (
+        <>
+          <form id="branding-form" onSubmit={submit} noValidate>
+            <label>{t.name}<input id="branding-name" maxLength={100} value={values.name} onInput={field('name')} /></label>
+            <div class="row">
+              <label>{t.color}<input id="branding-color" type="color" value={values.color} onInput={field('color')} /></label>
+              <label>{t.secondary}<input id="branding-secondary" type="color" value={values.secondaryColor} onInput={field('secondaryColor')} /></label>
+              <button id="branding-save" type="submit" class="primary" disabled={save.busy}>{t.save}</button>
+            </div>
+            <Result id="branding-result" action={save} />
+          </form>
+          <h3>{t.icon}</h3>
+          <div class="row">
+            <img id="branding-icon" src={current.iconUrl} alt="" width={64} height={64} />
+            <span id="branding-icon-kind" class="muted">{current.customIcon ? `${t.iconCustom}${current.iconUploadId ? ` (${current.iconUploadId})` : ''}` : t.iconDefault}</span>
+          </div>
+          <form id="branding-icon-form" class="row" noValidate onSubmit={async (e) => {
+            e.preventDefault();
+            if (await patch(icon, { iconUploadId: uploadId.trim() }, t.iconSet)) setUploadId('');
+          }}>
+            <label>{t.uploadId}<input id="branding-upload-id" class="num" inputMode="numeric" value={uploadId} onInput={(e) => setUploadId((e.target as HTMLInputElement).value)} /></label>
+            <button id="branding-use-upload" type="submit" disabled={icon.busy}>{t.useUpload}</button>
+            {current.customIcon && <button id="branding-default-icon" type="button" disabled={icon.busy}
+              onClick={() => void patch(icon, { iconUploadId: null }, t.iconReset)}>{t.backToDefault}</button>}
+          </form>
+          <Result id="branding-icon-result" action={icon} />
+        </>
+      )}
+    </section>
+  );
+}
