@@ -39,7 +39,7 @@ t.test('name and colours: saved, public at once, and this board follows', async 
 t.test('the icon from an upload, then the default again; a bad id shows the server\'s message', async (t) => {
   await page.fill('#branding-upload-id', '999999');
   await page.click('#branding-use-upload');
-  await card.locator('#branding-icon-result.error').getByText(/no upload 999999/).waitFor();
+  await card.locator('#branding-icon-result.error').getByText(/999999 is not an upload of this guild/).waitFor();
 
   const id = await upload();
   await page.fill('#branding-upload-id', id);

@@ -117,8 +117,8 @@ t.test('the icon: made from an upload of this guild, 256×256, centre square, pu
   const id = await insertUpload(G, await stripesPng(), 600, 200);
   const foreign = await insertUpload(H, await stripesPng(), 600, 200);
 
-  assertError(t, await patch({ iconUploadId: foreign }), 404, 'another guild\'s upload', /no upload/);
-  assertError(t, await patch({ iconUploadId: 999999 }), 404, 'an unknown upload');
+  assertError(t, await patch({ iconUploadId: Number(foreign) }), 400, 'another guild\'s upload', /not an upload of this guild/);
+  assertError(t, await patch({ iconUploadId: 999999 }), 400, 'an unknown upload', /not an upload of this guild/);
   const junk = await insertUpload(G, Buffer.from('this is no image at all'), 10, 10);
   assertError(t, await patch({ iconUploadId: junk }), 400, 'bytes that do not decode', /decoded/);
   const huge = await insertUpload(G, await stripesPng(), 30000, 30000);
@@ -126,8 +126,9 @@ t.test('the icon: made from an upload of this guild, 256×256, centre square, pu
   t.equal((await api('GET', '/admin/branding', { key })).body.customIcon, false, 'no refusal changed the icon');
 
   const set = await patch({ iconUploadId: Number(id) });
+  t.equal((await patch({ iconUploadId: String(id) })).status, 200, 'a string of digits is taken too');
   t.equal(set.status, 200);
-  t.match(set.body, { customIcon: true, iconUploadId: id });
+  t.match(set.body, { customIcon: true, iconUploadId: Number(id) });
   const pub = await publicBranding();
   t.not(pub.iconUrl, oldUrl, 'a new icon is a new URL (browsers cache icons for 5 minutes)');
   t.match(pub.iconUrl, new RegExp(`^/api/v1/branding/${G}/icon\\.png\\?v=[0-9a-z]+$`));
@@ -140,7 +141,7 @@ t.test('the icon: made from an upload of this guild, 256×256, centre square, pu
   t.same(await pixel(custom.bytes, 128, 128), [0, 255, 0, 255], 'green in the middle');
   t.same(await pixel(custom.bytes, 3, 128), [0, 255, 0, 255], 'green at the left edge too: cropped, not squashed');
   t.ok((await iconBytes(`/api/v1/branding/${G}/icon.png`)).bytes.equals(custom.bytes), 'the plain URL serves it as well');
-  t.same((await audits()).slice(-1)[0].data, { icon: { uploadId: id } });
+  t.same((await audits()).slice(-1)[0].data, { icon: { uploadId: Number(id) } });
 
   await server.sql`delete from uploads where guild_id = ${G} and id = ${id}`;
   t.ok((await iconBytes()).bytes.equals(custom.bytes), 'the icon stays when its upload is deleted');

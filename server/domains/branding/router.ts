@@ -37,7 +37,7 @@ export const brandingRouter = router({
       summary: 'Change the guild\'s name (1–100 characters), colours (#rrggbb), tab order (known tabs, each at most once) '
         + 'or icon (from an upload of this guild; null: the generated default). Fields left out stay. Public branding and the icon change at once.',
       access: 'admin', capability: 'settings.manage', audit: 'settings.branding_set', topics: ['settings', 'access'],
-      errors: { 400: 'Bad field, nothing to change, or an upload that is not a decodable image (or over 40 megapixels).', 404: 'No upload of that id in this guild.' },
+      errors: { 400: 'Bad field, nothing to change, iconUploadId not an upload of this guild, or an upload that cannot be decoded (or over 40 megapixels).' },
     })
     .input(s.PatchBranding).output(s.AdminBranding)
     .mutation(({ ctx, input }) => setBranding(ctx.deps, ctx.guildId, input, ctx.actor)),

@@ -5,7 +5,7 @@ import { inGuildTx, type Actor } from '../../store/tx.ts';
 import { guildById, guildIcon, updateGuildBranding, type BrandingUpdate, type GuildRow } from '../guilds/store.ts';
 import { defaultTabOrder, effectiveModules } from '../guilds/modules.ts';
 import { defaultIcon, MAX_ICON_SOURCE_PIXELS, squareIcon } from './icon.ts';
-import { uploadImageOfGuild } from './store.ts';
+import { uploadOfGuild } from '../uploads/store.ts';
 import { API_PREFIX } from '../../transport/routes.ts';
 import type { z } from 'zod';
 import type { PatchBranding } from './schema.ts';
@@ -47,7 +47,7 @@ export async function branding(deps: Deps, guildId: string) {
 
 function adminView(g: GuildRow) {
   const uploadId = g.branding.iconUploadId;
-  return { ...view(g), customIcon: g.hasIcon, iconUploadId: g.hasIcon && typeof uploadId === 'string' ? uploadId : null };
+  return { ...view(g), customIcon: g.hasIcon, iconUploadId: g.hasIcon && typeof uploadId === 'number' ? uploadId : null };
 }
 
 export async function adminBranding(deps: Deps, guildId: string) {
@@ -90,9 +90,10 @@ export async function setBranding(deps: Deps, guildId: string, input: z.output<t
   return result;
 }
 
-async function iconFromUpload(deps: Deps, guildId: string, uploadId: string): Promise<Buffer> {
-  const upload = await uploadImageOfGuild(deps.sql, guildId, uploadId);
-  if (!upload) throw new AppError('NOT_FOUND', `no upload ${uploadId} in this guild`);
+async function iconFromUpload(deps: Deps, guildId: string, uploadId: number): Promise<Buffer> {
+  const upload = await uploadOfGuild(deps.sql, guildId, uploadId);
+  // 400 as for a letterhead's logo: the body names something this guild has not (another guild's upload looks the same).
+  if (!upload) throw new AppError('BAD_REQUEST', `${uploadId} is not an upload of this guild (see GET /uploads)`);
   if (upload.width * upload.height > MAX_ICON_SOURCE_PIXELS) {
     throw new AppError('BAD_REQUEST', `upload ${uploadId} is ${upload.width}×${upload.height}; an icon is made from at most ${MAX_ICON_SOURCE_PIXELS / 1e6} megapixels`);
   }

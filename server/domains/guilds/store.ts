@@ -21,7 +21,7 @@ export interface BrandingUpdate {
   name?: string;
   tabOrder?: string[];
   /** Keys merged over the stored `branding` object. */
-  brandingSet?: Record<string, string>;
+  brandingSet?: Record<string, string | number>;
   /** Keys removed from the stored `branding` object (after the merge). */
   brandingRemove?: string[];
   /** A new icon, or null for the generated default again. */
