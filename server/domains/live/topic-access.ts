@@ -11,6 +11,7 @@ import { callsRouter } from '../calls/router.ts';
 import { dispatchRouter } from '../dispatch/router.ts';
 import { emojisRouter } from '../emojis/router.ts';
 import { incidentsRouter } from '../incidents/router.ts';
+import { letterheadsRouter } from '../letterheads/router.ts';
 import { timeclockRouter } from '../timeclock/router.ts';
 import { unitsRouter } from '../units/router.ts';
 
@@ -37,7 +38,7 @@ export const topicReads: Record<Exclude<Topic, 'overview'>, Read[]> = {
   access: [read('GET /access', accessRouter._def.procedures.status)],
   settings: [read('GET /admin/call-rate-limit', callsRouter._def.procedures.rateLimit)],
   emojis: [read('GET /emojis', emojisRouter._def.procedures.list)],
-  letterheads: [],
+  letterheads: [read('GET /letterheads', letterheadsRouter._def.procedures.list)],
   uploads: [],
 };
 
