@@ -69,7 +69,13 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   const upload = rest.multipart ? readMultipartFile(reply, http.headers, rest.multipart) : null;
   const body = hasBody && !upload ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
   // Its 400s are answered before uWS parses a request pipelined behind this one: they need no I/O.
-  let input = buildInput(route, http, rawParams, body);
+  let input: unknown;
+  try {
+    input = buildInput(route, http, rawParams, body);
+  } catch (err) {
+    upload?.stop(err); // a refused upload's body is dropped unread from here on
+    throw err;
+  }
   // A multipart body is not JSON, and a form can be sent cross-site: a session still needs x-guild-id
   // (a header no HTML form can send) and passes the cross-site check, which keep forged uploads out.
   const facts = { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: upload !== null || isJsonContentType(http.headers) };
@@ -118,6 +124,7 @@ async function uploadedFile(context: Promise<Context>, meta: Meta, upload: Multi
 async function refuseEarly(ctx: Context, meta: Meta): Promise<void> {
   const p = ctx.auth.principal;
   if (!p) throw ctx.auth.failure ?? new AppError('UNAUTHORIZED', 'missing credential: send "Authorization: Bearer <API key>" or a session cookie with x-guild-id');
+  if (p.kind === 'session' && ctx.facts.crossSite) throw new AppError('FORBIDDEN', 'cross-site request refused');
   if (meta.module) {
     const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId).catch(() => null);
     if (mods && !mods[meta.module]) throw new AppError('NOT_FOUND', `module "${meta.module}" is switched off for this guild`);

@@ -127,3 +127,22 @@ t.test('a declared Content-Length over the limit is refused before any byte of t
   t.match(res, /^HTTP\/1\.1 413 /);
   t.match(res, /larger than 5242880 bytes/);
 });
+
+t.test('clients that vanish in the middle of an upload leave nothing stored and do not hurt the server', async (t) => {
+  const before = (await server.sql`select count(*)::int as n from uploads`)[0].n;
+  const f = fileForm(pngOfSize(2 * MB), 'vanishing.png');
+  const vanish = () => new Promise<void>((resolve) => {
+    const sock = connect(server.port, '127.0.0.1', () => {
+      sock.write(`POST /api/v1/uploads HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${f.contentType}\r\nContent-Length: ${f.body.length}\r\n\r\n`);
+      sock.write(f.body.subarray(0, f.body.length - 1000), () => setTimeout(() => {
+        sock.destroy();
+        resolve();
+      }, 20));
+    });
+    sock.on('error', () => resolve());
+  });
+  await Promise.all(Array.from({ length: 10 }, vanish));
+  t.equal((await server.sql`select count(*)::int as n from uploads`)[0].n, before, 'no half upload is visible');
+  const ok = await call(server.url, 'POST', '/uploads', { key, raw: fileForm(pngOfSize(1000)).body, contentType: f.contentType });
+  t.equal(ok.status, 200, 'the next upload works');
+});
