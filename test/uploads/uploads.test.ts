@@ -187,3 +187,15 @@ t.test('audit rows and topic events; deleting a letterhead\'s logo clears it the
   t.match(ops, [{ op: 'upsert', key: String(id), value: { id, name: 'briefkopf.png', width: 33 } }, { op: 'delete', key: String(id) }]);
   t.notOk(JSON.stringify(ops).includes('base64'), 'events carry no bytes');
 });
+
+t.test('curl -F, as the docs show it (curl sends Expect: 100-continue for a large body)', async (t) => {
+  const { execFile } = await import('node:child_process');
+  const { writeFile, mkdtemp } = await import('node:fs/promises');
+  const dir = await mkdtemp('/tmp/uploads-curl-');
+  const png = drawn('png', 400, 300);
+  await writeFile(`${dir}/Wache Süd.png`, png);
+  const out = await new Promise<string>((resolve, reject) => execFile('curl', ['-sS', '-H', 'Expect: 100-continue', '-H', `Authorization: Bearer ${key}`, '-F', `file=@${dir}/Wache Süd.png`, `${server.url}/api/v1/uploads`],
+    (err, stdout) => (err ? reject(err) : resolve(stdout))));
+  const body = JSON.parse(out);
+  t.match(body, { name: 'Wache Süd.png', contentType: 'image/png', width: 400, height: 300, size: png.length });
+});
