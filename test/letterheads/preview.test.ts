@@ -15,7 +15,16 @@ async function image(path: string, headers: Record<string, string>) {
 }
 const byKey = (path: string) => image(path, { authorization: `Bearer ${who.key}` });
 
-const logo = await insertUpload(server.sql, GUILD, solidPng('#ff00ff', 300, 150), 300, 150);
+/** The logo through the real upload route, as the board sends it. */
+async function upload(png: Buffer): Promise<number> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'logo.png');
+  const res = await fetch(`${server.url}/api/v1/uploads`, { method: 'POST', headers: { authorization: `Bearer ${who.key}` }, body: form });
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`upload: ${res.status} ${JSON.stringify(body)}`);
+  return Number(body.id ?? body.upload?.id);
+}
+const logo = await upload(solidPng('#ff00ff', 300, 150));
 const made = (await api('POST', '/letterheads', { ...key, body: {
   name: 'Briefkopf', organisation: 'Feuerwehr Musterstadt', addressLines: ['Am Brandplatz 1', '12345 Musterstadt'],
   primaryColor: '#1B5E20', secondaryColor: '#0d47a1', footer: 'Sitz: Musterstadt', logoUploadId: logo,
@@ -86,4 +95,17 @@ t.test('the guild of the URL must be the caller\'s; unknown ids 404; no capabili
   t.equal((await image(`${url}?guild=${GUILD}`, {})).status, 401, 'no credential');
   assertError(t, await api('GET', '/letterheads/999999/preview.png', key), 404, 'unknown id', /no letterhead 999999/);
   assertError(t, await api('GET', `/letterheads/${made.id}/preview.png`, { key: who.otherKey }), 404, 'another guild\'s letterhead');
+});
+
+t.test('the logo\'s upload deleted through DELETE /uploads/{id}: the letterhead stays, its new previewUrl shows no logo', async (t) => {
+  const id = await upload(solidPng('#ff00ff', 100, 100));
+  const l = (await api('POST', '/letterheads', { ...key, body: { name: 'Logo geht', logoUploadId: id } })).body;
+  const logoRes = await image(l.logoUrl, { cookie: who.admin.cookie });
+  t.equal(logoRes.status, 200, 'logoUrl serves the upload to an admin\'s <img src>');
+  t.ok((await pixelsOf((await byKey(l.previewUrl)).bytes, { logo: '#ff00ff' })).counts.logo > 10_000, 'the preview shows the logo');
+  t.equal((await api('DELETE', `/uploads/${id}`, key)).status, 200);
+  const now = (await api('GET', '/letterheads', key)).body.letterheads.find((x: any) => x.id === l.id);
+  t.match(now, { logoUploadId: null, logoUrl: null, version: l.version });
+  t.not(now.previewUrl, l.previewUrl, 'a new preview URL although the version is the same');
+  t.equal((await pixelsOf((await byKey(now.previewUrl)).bytes, { logo: '#ff00ff' })).counts.logo, 0, 'no logo drawn');
 });

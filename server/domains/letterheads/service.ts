@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Actor, type Tx } from '../../store/tx.ts';
 import { API_PREFIX } from '../../transport/routes.ts';
 import { pgCode } from '../units/write.ts';
+import { uploadOfGuild } from '../uploads/store.ts';
 import { TtlCache } from '../../core/ttl-cache.ts';
 import { renderPreview } from './preview.ts';
 import { MAX_LETTERHEADS, PREVIEW_WIDTH, type CreateLetterhead, type Letterhead, type LetterheadChanges } from './schema.ts';
@@ -154,7 +155,7 @@ export async function letterheadPreview(deps: Deps, guildId: string, id: number,
   const key = `${guildId}:${id}:${l.version}:${l.logoUploadId ?? 0}:${width}`;
   let base64 = previews.get(key);
   if (!base64) {
-    const logo = l.logoUploadId === null ? null : await store.uploadBytes(deps.sql, guildId, l.logoUploadId);
+    const logo = l.logoUploadId === null ? null : (await uploadOfGuild(deps.sql, guildId, l.logoUploadId))?.data ?? null;
     base64 = (await renderPreview({ letterhead: l, logo, width })).toString('base64');
     previews.set(key, base64);
   }

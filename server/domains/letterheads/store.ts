@@ -51,12 +51,6 @@ export async function lockUploadOfGuild(db: Db, guildId: string, uploadId: numbe
   return !!row;
 }
 
-/** The upload's bytes for the preview (null if it is gone). */
-export async function uploadBytes(db: Db, guildId: string, uploadId: number): Promise<Buffer | null> {
-  const [row] = await db`select data from uploads where guild_id = ${guildId} and id = ${uploadId}`;
-  return row ? (row.data as Buffer) : null;
-}
-
 /** Inserts at the end of the order; null when the name is taken (the unique index decided). */
 export async function insertLetterhead(db: Db, guildId: string, f: LetterheadFields): Promise<LetterheadRow | null> {
   const [row] = await db`insert into letterheads
