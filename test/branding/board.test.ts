@@ -57,3 +57,17 @@ t.test('the icon from an upload, then the default again; a bad id shows the serv
   t.equal(await card.locator('#branding-icon-kind').innerText(), 'Standard-Icon in der Akzentfarbe');
   t.equal((await b.rest('GET', '/admin/branding')).body.customIcon, false);
 });
+
+t.test('the tab order: moved in the card, saved, and this board\'s tabs follow at once', async (t) => {
+  const tabs = async () => page.locator('nav.tabs [role=tab]').allInnerTexts();
+  const before = await tabs();
+  t.ok(before.indexOf('Statistik') > before.indexOf('Einsätze'), 'Statistik after Einsätze by default');
+  for (let i = 0; i < 3; i++) await page.click('#branding-tabs li[data-tab=stats] button[aria-label="Statistik nach oben"]');
+  await page.click('#branding-tabs-save');
+  await card.locator('#branding-tabs-result').getByText('Reihenfolge gespeichert.').waitFor();
+  const saved = (await b.rest('GET', `/branding/${demo.guildId}`)).body.tabOrder;
+  t.same(saved.slice(0, 3), ['dispatch', 'stats', 'timeclock'], 'public at once');
+  const after = await tabs();
+  t.ok(after.indexOf('Statistik') < after.indexOf('Stempeluhr'), 'this board shows Statistik before Stempeluhr now');
+  await screenshot(page, 'settings-branding-tabs');
+});

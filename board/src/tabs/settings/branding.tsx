@@ -5,19 +5,20 @@ import { branding as shown, guild, guilds, signedOut } from '../../app/session.t
 import type { In, Out } from '../../app/types.ts';
 import { onNotice } from '../../live/board-live.ts';
 import { Result, useAction } from '../../ui/action.tsx';
+import { TabOrder } from './tab-order.tsx';
 
 const text = texts({
   title: 'Erscheinungsbild', intro: 'Name, Farben und Icon der Wache, wie jeder Bildschirm und das Discord-Panel sie zeigen.',
   name: 'Name', color: 'Akzentfarbe', secondary: 'Zweitfarbe', save: 'Speichern', saved: 'Gespeichert.',
   icon: 'Icon', iconCustom: 'Aus einem Upload', iconDefault: 'Standard-Icon in der Akzentfarbe',
   uploadId: 'Upload-Nr.', useUpload: 'Als Icon verwenden', backToDefault: 'Standard-Icon', iconSet: 'Icon gesetzt.',
-  iconReset: 'Standard-Icon wiederhergestellt.', loading: 'Lädt …',
+  iconReset: 'Standard-Icon wiederhergestellt.', orderSaved: 'Reihenfolge gespeichert.', loading: 'Lädt …',
 }, {
   title: 'Appearance', intro: 'The name, colours and icon of the station, as every board and the Discord panel show them.',
   name: 'Name', color: 'Accent colour', secondary: 'Second colour', save: 'Save', saved: 'Saved.',
   icon: 'Icon', iconCustom: 'From an upload', iconDefault: 'Default icon in the accent colour',
   uploadId: 'Upload no.', useUpload: 'Use as icon', backToDefault: 'Default icon', iconSet: 'Icon set.',
-  iconReset: 'Default icon restored.', loading: 'Loading …',
+  iconReset: 'Default icon restored.', orderSaved: 'Order saved.', loading: 'Loading …',
 });
 
 type Admin = Out['branding']['adminGet'];
@@ -35,7 +36,7 @@ function applyToBoard(b: Admin): void {
   }
 }
 
-/** Name, colours and icon (PATCH /admin/branding); follows a change made elsewhere unless this form is being edited. */
+/** Name, colours, icon and tab order (PATCH /admin/branding); follows a change made elsewhere unless this form is being edited. */
 export function BrandingCard() {
   const t = text();
   const [current, setCurrent] = useState<Admin | null>(null);
@@ -44,6 +45,7 @@ export function BrandingCard() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const save = useAction();
   const icon = useAction();
+  const tabs = useAction();
   async function load() {
     try {
       setCurrent(await api.branding.adminGet.query());
@@ -104,6 +106,8 @@ export function BrandingCard() {
               onClick={() => void patch(icon, { iconUploadId: null }, t.iconReset)}>{t.backToDefault}</button>}
           </form>
           <Result id="branding-icon-result" action={icon} />
+          <TabOrder order={current.tabOrder} busy={tabs.busy} onSave={(order) => void patch(tabs, { tabOrder: order }, t.orderSaved)} />
+          <Result id="branding-tabs-result" action={tabs} />
         </>
       )}
     </section>
