@@ -54,6 +54,7 @@ t.test('POST and PATCH refuse bad fields with a 400 naming them', async (t) => {
   const [first] = await list();
   assertError(t, await api('PATCH', `/letterheads/${first.id}`, { ...key, body: { name: 'x' } }), 400, 'PATCH without version', /version/);
   assertError(t, await api('PATCH', `/letterheads/${first.id}`, { ...key, body: { version: first.version, primaryColor: '#zzzzzz' } }), 400, 'PATCH bad colour', /primaryColor/);
+  assertError(t, await api('PATCH', `/letterheads/${first.id}`, { ...key, body: { version: first.version } }), 400, 'PATCH with nothing to change', /nothing to change/);
   assertError(t, await api('PATCH', '/letterheads/abc', { ...key, body: { version: 1 } }), 400, 'a bad id', /id must be a whole number/);
   t.equal((await list()).length, 2, 'nothing was added');
 });

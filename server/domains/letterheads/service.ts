@@ -72,6 +72,9 @@ export async function createLetterhead(deps: Deps, guildId: string, input: Creat
 }
 
 export async function updateLetterhead(deps: Deps, guildId: string, id: number, version: number, changes: LetterheadChanges, actor: Actor): Promise<Letterhead> {
+  if (!Object.values(changes).some((v) => v !== undefined)) {
+    throw new AppError('BAD_REQUEST', 'nothing to change: send version and at least one of name, organisation, addressLines, logoUploadId, primaryColor, secondaryColor, footer');
+  }
   return write(deps, guildId, changes.name, async (tx) => {
     const was = await store.letterheadById(tx.sql, guildId, id);
     if (!was) throw notFound(id);
