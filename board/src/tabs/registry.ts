@@ -9,15 +9,17 @@ import { CallsTab } from './calls.tsx';
 import { IncidentsTab } from './incidents.tsx';
 import { StatsTab } from './stats.tsx';
 import { SettingsTab } from './settings.tsx';
+import { DocumentsTab, showsLetterheads, showsUploads } from './documents.tsx';
+import { SetupTab } from './setup/setup-tab.tsx';
 
-export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'stats' | 'settings';
+export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'stats' | 'documents' | 'settings' | 'setup';
 
 /** A board section: `group` is its entry in the guild's `tabOrder` (branding), `shown` its module and rights. */
 export interface Tab { id: TabId; group: string; Component: ComponentType; shown: () => boolean }
 
 export const tabLabels = texts<Record<TabId, string>>(
-  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', stats: 'Statistik', settings: 'Einstellungen' },
-  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', incidents: 'Incidents', stats: 'Statistics', settings: 'Settings' },
+  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', stats: 'Statistik', documents: 'Dokumente', settings: 'Einstellungen', setup: 'Einrichtung' },
+  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', incidents: 'Incidents', stats: 'Statistics', documents: 'Documents', settings: 'Settings', setup: 'Setup' },
 );
 
 const allTabs: Tab[] = [
@@ -28,7 +30,9 @@ const allTabs: Tab[] = [
   { id: 'calls', group: 'dispatch', Component: CallsTab, shown: () => moduleOn('dispatch') && can('dispatch.view') },
   { id: 'incidents', group: 'incidents', Component: IncidentsTab, shown: () => moduleOn('incidents') && can('dispatch.view') },
   { id: 'stats', group: 'stats', Component: StatsTab, shown: () => moduleOn('stats') && (can('stats.leaderboard.view') || can('timeclock.own.use')) },
+  { id: 'documents', group: 'documents', Component: DocumentsTab, shown: () => showsLetterheads() || showsUploads() },
   { id: 'settings', group: 'settings', Component: SettingsTab, shown: () => can('settings.manage') },
+  { id: 'setup', group: 'settings', Component: SetupTab, shown: () => can('settings.manage') },
 ];
 
 /** The tabs to show, Übersicht first, then in the guild's tab order (groups it does not name keep their default place at the end). */
