@@ -22,7 +22,7 @@ function watchErrors(page: Page): string[] {
 async function tour(t: Test, page: Page, device: 'desk' | 'phone') {
   const errors = watchErrors(page);
   const ids = await page.locator('nav.tabs [role=tab]').evaluateAll((tabs) => tabs.map((tab) => tab.id.slice('tab-'.length)));
-  t.same(ids, ['overview', 'units', 'dispatch', 'calls', 'clock', 'incidents', 'stats', 'settings'], 'the admin sees every tab');
+  t.same(ids, ['overview', 'units', 'dispatch', 'calls', 'clock', 'incidents', 'stats', 'documents', 'settings', 'setup'], 'the admin sees every tab');
   for (const id of ids) {
     await page.locator(`#tab-${id}`).click();
     t.equal(await page.locator(`#tab-${id}`).getAttribute('aria-selected'), 'true', `${id}: selected`);
@@ -80,6 +80,6 @@ t.test('keyboard: the tabs are reachable and switch with the arrow keys', async 
   t.equal(await page.locator('#tab-units').getAttribute('aria-selected'), 'true', 'and opens it');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
-  t.equal(await page.evaluate(() => document.activeElement?.id), 'tab-settings', 'wraps around');
+  t.equal(await page.evaluate(() => document.activeElement?.id), 'tab-setup', 'wraps around');
   await page.close();
 });
