@@ -186,6 +186,8 @@ t.test('audit rows and topic events; deleting a letterhead\'s logo clears it the
   const ops = server.events.slice(eventsBefore).filter((e) => e.guildId === G).flatMap((e) => e.deltas.uploads ?? []);
   t.match(ops, [{ op: 'upsert', key: String(id), value: { id, name: 'briefkopf.png', width: 33 } }, { op: 'delete', key: String(id) }]);
   t.notOk(JSON.stringify(ops).includes('base64'), 'events carry no bytes');
+  const letterheadOps = server.events.slice(eventsBefore).filter((e) => e.guildId === G).flatMap((e) => e.deltas.letterheads ?? []);
+  t.match(letterheadOps, [{ op: 'upsert', key: String(lh.id), value: { name: 'Wache 1', logoUploadId: null } }], 'boards showing the letterhead see it lose its logo');
 });
 
 t.test('curl -F, as the docs show it (curl sends Expect: 100-continue for a large body)', async (t) => {

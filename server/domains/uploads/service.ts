@@ -1,4 +1,6 @@
 import { AppError } from '../../core/errors.ts';
+import { letterheadById } from '../letterheads/store.ts';
+import { view as letterheadView } from '../letterheads/service.ts';
 import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Actor } from '../../store/tx.ts';
 import { API_PREFIX } from '../../transport/routes.ts';
@@ -46,7 +48,13 @@ export async function deleteUpload(deps: Deps, guildId: string, id: number, acto
     const gone = await store.deleteUpload(tx.sql, guildId, id);
     if (!gone) throw new AppError('NOT_FOUND', `no upload ${id} in this guild`);
     tx.emit('uploads', { op: 'delete', key: String(id) });
-    tx.audit('upload.delete', actor, { id, name: gone.name, size: gone.size, clearedLetterheadLogos: gone.clearedLetterheadLogos });
-    return { deleted: true as const, id, clearedLetterheadLogos: gone.clearedLetterheadLogos };
+    // the foreign key cleared their logos: boards showing those letterheads get them as they are now
+    for (const letterheadId of gone.clearedLetterheads) {
+      const row = await letterheadById(tx.sql, guildId, letterheadId);
+      if (row) tx.emit('letterheads', { op: 'upsert', key: String(letterheadId), value: letterheadView(guildId, row) });
+    }
+    const clearedLetterheadLogos = gone.clearedLetterheads.length;
+    tx.audit('upload.delete', actor, { id, name: gone.name, size: gone.size, clearedLetterheadLogos });
+    return { deleted: true as const, id, clearedLetterheadLogos };
   });
 }

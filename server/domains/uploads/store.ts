@@ -48,11 +48,11 @@ export async function uploadFileOfGuild(db: Db, guildId: string, id: number): Pr
  * their logo are counted in the same statement (the snapshot before the delete); the foreign key
  * then sets their logo to null.
  */
-export async function deleteUpload(db: Db, guildId: string, id: number): Promise<{ name: string; size: number; clearedLetterheadLogos: number } | null> {
+export async function deleteUpload(db: Db, guildId: string, id: number): Promise<{ name: string; size: number; clearedLetterheads: number[] } | null> {
   const [row] = await db`with logos as (
-      select count(*)::int as n from letterheads where guild_id = ${guildId} and logo_upload_id = ${id}
+      select coalesce(array_agg(id order by id), '{}') as ids from letterheads where guild_id = ${guildId} and logo_upload_id = ${id}
     )
     delete from uploads where guild_id = ${guildId} and id = ${id}
-    returning name, size, (select n from logos) as cleared`;
-  return row ? { name: row.name, size: row.size, clearedLetterheadLogos: row.cleared } : null;
+    returning name, size, (select ids from logos) as cleared`;
+  return row ? { name: row.name, size: row.size, clearedLetterheads: (row.cleared as (string | number)[]).map(Number) } : null;
 }
