@@ -165,3 +165,29 @@ t.test('deleting the logo upload clears it; someone with only documents.letterhe
   t.ok(await other.evaluate(() => document.documentElement.scrollWidth <= 390), 'the tab fits a phone');
   t.same(errors, [], 'no errors in the console');
 });
+
+t.test('drag and drop: an image dropped on the drop zone is uploaded; a letterhead dragged onto another takes its place', async (t) => {
+  const jpeg = createCanvas(64, 48).toBuffer('image/jpeg').toString('base64');
+  await admin.evaluate((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const data = new DataTransfer();
+    data.items.add(new File([bytes], 'abzeichen.jpg', { type: 'image/jpeg' }));
+    const zone = document.getElementById('upload-drop')!;
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: data, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, jpeg);
+  await admin.locator('#upload-result').getByText('„abzeichen.jpg“ hochgeladen.').waitFor();
+  const listed = (await b.rest('GET', '/uploads')).body.uploads;
+  t.match(listed, [{ name: 'abzeichen.jpg', contentType: 'image/jpeg', width: 64, height: 48 }], 'stored as a JPEG of 64 × 48');
+
+  const before = await letterheadIds();
+  t.ok(before.length >= 2, `two letterheads to order (${before.length})`);
+  const [first, second] = before;
+  await admin.dragAndDrop(`#letterhead-${second}`, `#letterhead-${first}`);
+  let after = await letterheadIds();
+  for (let i = 0; i < 50 && after[0] !== second; i++) {
+    await admin.waitForTimeout(100);
+    after = await letterheadIds();
+  }
+  t.same(after.slice(0, 2), [second, first], 'dragged onto the first, it is first now (the server\'s order)');
+});
