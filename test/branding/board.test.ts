@@ -71,3 +71,13 @@ t.test('the tab order: moved in the card, saved, and this board\'s tabs follow a
   t.ok(after.indexOf('Statistik') < after.indexOf('Stempeluhr'), 'this board shows Statistik before Stempeluhr now');
   await screenshot(page, 'settings-branding-tabs');
 });
+
+t.test('another board follows a branding change at once (topic access)', async (t) => {
+  const other = await b.open(demo.admin, { tab: 'dispatch' });
+  await other.locator('#guild-name').waitFor();
+  const res = await b.rest('PATCH', '/admin/branding', { name: 'Wache Nord', color: '#6a1b9a' });
+  t.equal(res.status, 200, res.text);
+  await other.locator('#guild-name').getByText('Wache Nord').waitFor({ timeout: 5000 });
+  t.equal(await other.evaluate(() => document.documentElement.style.getPropertyValue('--accent')), '#6a1b9a', 'the accent colour too');
+  await other.close();
+});

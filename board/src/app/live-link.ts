@@ -2,6 +2,7 @@ import { effect } from '@preact/signals';
 import type { Topic } from '../../../client-sdk/live.ts';
 import { api } from './api.ts';
 import { access, guild, reloadAccess } from './session.ts';
+import { applyBranding, type ShownBranding } from './branding-apply.ts';
 import { onNotice, onSnapshot, startLive, stopLive, watching } from '../live/board-live.ts';
 
 let liveGuild: string | null = null;
@@ -30,7 +31,12 @@ export function linkLive(): void {
     }).catch(() => {});
   });
   // A rank, a personnel sheet or a module switch changed: rights may have changed.
-  onNotice('access', () => void reloadAccess());
+  onNotice('access', (ops) => {
+    // a branding change saved on another board: shown here at once (name, accent, icon, tab order)
+    const changed = (ops as { op: string; value?: unknown }[]).find((op) => op.op === 'branding');
+    if (changed?.value) applyBranding(changed.value as ShownBranding);
+    void reloadAccess();
+  });
   onNotice('settings', () => void reloadAccess());
   onSnapshot(() => void reloadAccess());
 }

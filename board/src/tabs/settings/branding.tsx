@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, httpStatusOf, messageOf } from '../../app/api.ts';
 import { texts } from '../../app/i18n.ts';
-import { branding as shown, guild, guilds, signedOut } from '../../app/session.ts';
+import { signedOut } from '../../app/session.ts';
+import { applyBranding } from '../../app/branding-apply.ts';
 import type { In, Out } from '../../app/types.ts';
 import { onNotice } from '../../live/board-live.ts';
 import { Result, useAction } from '../../ui/action.tsx';
@@ -23,18 +24,6 @@ const text = texts({
 
 type Admin = Out['branding']['adminGet'];
 type Form = { name: string; color: string; secondaryColor: string };
-
-/** This board shows the change at once (title, accent, icon); other boards on their next load. */
-function applyToBoard(b: Admin): void {
-  if (shown.value) shown.value = { ...shown.value, name: b.name, color: b.color, secondaryColor: b.secondaryColor, tabOrder: b.tabOrder, iconUrl: b.iconUrl };
-  document.documentElement.style.setProperty('--accent', b.color);
-  const g = guild.value;
-  if (g && g.name !== b.name) {
-    guild.value = { ...g, name: b.name };
-    guilds.value = guilds.value.map((x) => (x.guildId === g.guildId ? { ...x, name: b.name } : x));
-    document.title = `${b.name} · Dispatch Terminal`;
-  }
-}
 
 /** Name, colours, icon and tab order (PATCH /admin/branding); follows a change made elsewhere unless this form is being edited. */
 export function BrandingCard() {
@@ -64,7 +53,7 @@ export function BrandingCard() {
     const r = await action.run(() => api.branding.set.mutate(body), () => ok);
     if (!r) return false;
     setCurrent(r);
-    applyToBoard(r);
+    applyBranding(r);
     return true;
   };
   const submit = async (e: Event) => {
