@@ -191,3 +191,38 @@ t.test('drag and drop: an image dropped on the drop zone is uploaded; a letterhe
   }
   t.same(after.slice(0, 2), [second, first], 'dragged onto the first, it is first now (the server\'s order)');
 });
+
+t.test('a larger image on a slow line shows its progress; a taken letterhead name is told in German', async (t) => {
+  const canvas = createCanvas(640, 640);
+  const ctx = canvas.getContext('2d');
+  const noise = ctx.createImageData(640, 640);
+  for (let i = 0; i < noise.data.length; i++) noise.data[i] = (i * 2654435761) >>> 24; // deterministic, incompressible enough
+  ctx.putImageData(noise, 0, 0);
+  const png = canvas.toBuffer('image/png');
+  const cdp = await admin.context().newCDPSession(admin);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 20, downloadThroughput: -1, uploadThroughput: 400 * 1024 });
+  await admin.setInputFiles('#upload-input', { name: 'rauschen.png', mimeType: 'image/png', buffer: png });
+  await admin.locator('#upload-progress').waitFor();
+  t.match(await admin.locator('.upload-progress').innerText(), /„rauschen\.png“ wird hochgeladen/, `while ${Math.round(png.length / 1024)} KB go up, the page says so`);
+  let seen = 0;
+  for (let i = 0; i < 100 && !(seen > 0 && seen < 1); i++) {
+    seen = Number(await admin.locator('#upload-progress').getAttribute('value').catch(() => '1'));
+    await admin.waitForTimeout(50);
+  }
+  t.ok(seen > 0 && seen < 1, `the bar shows a part done (${seen.toFixed(2)})`);
+  t.equal(await admin.locator('#upload-pick').isDisabled(), true, 'no second upload meanwhile');
+  await admin.locator('#upload-result').getByText('„rauschen.png“ hochgeladen.').waitFor({ timeout: 60_000 });
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  t.equal(await admin.locator('#upload-progress').count(), 0, 'the bar goes when it is done');
+
+  const taken = (await b.rest('GET', '/letterheads')).body.letterheads[0].name as string;
+  await admin.click('#letterhead-add');
+  await admin.fill('#letterhead-new-name', taken);
+  await admin.press('#letterhead-new-name', 'Enter');
+  await admin.locator('#letterhead-new-result').getByText(`Es gibt schon einen Briefkopf „${taken}“. Wähle einen anderen Namen.`).waitFor();
+  t.pass('a taken name: 409, told in German, the form stays open');
+  await admin.press('#letterhead-new-name', 'Escape');
+  await admin.locator('#letterhead-new').waitFor({ state: 'detached' });
+  t.pass('Escape closes the form');
+});

@@ -50,7 +50,10 @@ export function LetterheadForm({ editing, onDone }: { editing: Letterhead | null
     } catch (err) {
       const status = httpStatusOf(err);
       if (status === 401) signedOut('expired');
-      if (status === 409 && base) {
+      const message = err instanceof Error ? err.message : '';
+      const taken = /^a letterhead named "(.+)" exists already$/.exec(message);
+      if (status === 409 && taken) setError(t.nameTaken(taken[1]!));
+      else if (status === 409 && base && /stale|changed meanwhile/.test(message)) {
         await loadLetterheads();
         const now = letterheads.peek()?.find((l) => l.id === base.id) ?? null;
         if (now) { setBase(now); setDraft(draftOf(now)); setError(t.conflict); } else setError(t.gone);
