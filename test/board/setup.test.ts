@@ -22,8 +22,9 @@ const key = await unscopedKey(server.sql, GUILD);
 const rest = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key, body });
 const browser = await launchBrowser(t);
 
-async function open(viewport = { width: 1400, height: 900 }): Promise<{ page: Page; errors: string[] }> {
+async function open(viewport = { width: 1400, height: 900 }, lang: 'de' | 'en' = 'de'): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport });
+  await context.addInitScript((l) => localStorage.setItem('dt.lang', l), lang);
   t.teardown(() => context.close());
   const page = await context.newPage();
   const errors: string[] = [];
@@ -104,4 +105,12 @@ t.test('a guild that is set up opens on Übersicht; the wizard is there and has 
   await page.click('#tab-setup');
   await page.locator('#setup-done').waitFor();
   t.pass('Einrichtung: nothing left');
+});
+
+t.test('in English', async (t) => {
+  const { page, errors } = await open(undefined, 'en');
+  await page.click('#tab-setup');
+  await page.locator('#setup-done').getByText('Everything is set up – nothing left to do here.', { exact: false }).waitFor();
+  t.equal(await page.locator('#setup-title').innerText(), 'Setup');
+  t.same(errors, [], 'no errors in the console');
 });

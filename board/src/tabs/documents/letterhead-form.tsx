@@ -76,6 +76,8 @@ export function LetterheadForm({ editing, onDone }: { editing: Letterhead | null
           <select id={`${idp}-logo`} value={draft.logoUploadId} onChange={set('logoUploadId')}>
             <option value="">{t.noLogo}</option>
             {logos.map((u) => <option value={String(u.id)}>{u.name}</option>)}
+            {/* Without settings.manage the images are not listed: the current logo stays choosable. */}
+            {draft.logoUploadId && !logos.some((u) => String(u.id) === draft.logoUploadId) && <option value={draft.logoUploadId}>{t.currentLogo}</option>}
           </select>
         </label>
         <div class="row colours">
