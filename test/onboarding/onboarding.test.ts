@@ -141,12 +141,14 @@ t.test('another guild\'s id in the path: 404, nothing written to either guild', 
   await freshGuild(server.sql, O);
   const mineBefore = await snapshot(G);
   const otherBefore = await snapshot(O);
-  for (const id of [O, '799999999999999999', 'not a guild']) {
+  for (const id of [O, '799999999999999999', 'not-a-guild']) {
     const path = `/onboarding/${encodeURIComponent(id)}`;
     assertError(t, await api('POST', `${path}/seed`, { key }), 404, `seed ${id} with a key`, /unknown guild/);
     assertError(t, await api('POST', `${path}/seed`, { session: admin, body: { template: 'polizei' } }), 404, `seed ${id} with a session`);
     assertError(t, await api('GET', `${path}/seedable`, { key }), 404, `seedable ${id}`);
   }
+  // what cannot be a guild id at all is a 400, like every malformed path parameter
+  assertError(t, await api('POST', `/onboarding/${encodeURIComponent('not a guild')}/seed`, { key }), 400, 'malformed id', /guildId is not a valid guild id/);
   t.same(await snapshot(G), mineBefore);
   t.same(await snapshot(O), otherBefore, 'the other guild is untouched (still all empty)');
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { areas, templateIds, type Area } from './areas.ts';
 
-const PathGuild = z.string().max(100, 'guildId has at most 100 characters').describe('Your own guild\'s id; any other is 404.');
+const PathGuild = z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'guildId is not a valid guild id').describe('Your own guild\'s id; any other is 404.');
 const known = `known areas: ${areas.join(', ')}`;
 
 const AreaName = z.string({ error: `each area must be a string; ${known}` }).transform((a, ctx): Area => {
