@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { useState } from 'preact/hooks';
+import { api } from '../../app/api.ts';
+import { useFollowedSetting } from '../../ui/followed-setting.ts';
 import { texts } from '../../app/i18n.ts';
-import { signedOut } from '../../app/session.ts';
 import { applyBranding } from '../../app/branding-apply.ts';
 import type { In, Out } from '../../app/types.ts';
-import { onNotice } from '../../live/board-live.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { TabOrder } from './tab-order.tsx';
 
@@ -28,26 +27,12 @@ type Form = { name: string; color: string; secondaryColor: string };
 /** Name, colours, icon and tab order (PATCH /admin/branding); follows a change made elsewhere unless this form is being edited. */
 export function BrandingCard() {
   const t = text();
-  const [current, setCurrent] = useState<Admin | null>(null);
+  const { value: current, setValue: setCurrent, loadError } = useFollowedSetting(() => api.branding.adminGet.query(), (op) => op.op === 'set' && op.key === 'branding');
   const [form, setForm] = useState<Form | null>(null);
   const [uploadId, setUploadId] = useState('');
-  const [loadError, setLoadError] = useState<string | null>(null);
   const save = useAction();
   const icon = useAction();
   const tabs = useAction();
-  async function load() {
-    try {
-      setCurrent(await api.branding.adminGet.query());
-      setLoadError(null);
-    } catch (err) {
-      if (httpStatusOf(err) === 401) signedOut('expired');
-      setLoadError(messageOf(err));
-    }
-  }
-  useEffect(() => {
-    void load();
-    return onNotice('settings', (ops) => { if (ops.some((op) => op.op === 'set' && op.key === 'branding')) void load(); });
-  }, []);
   const values = form ?? (current ? { name: current.name, color: current.color, secondaryColor: current.secondaryColor } : { name: '', color: '#000000', secondaryColor: '#000000' });
   const patch = async (action: typeof save, body: In['branding']['set'], ok: string) => {
     const r = await action.run(() => api.branding.set.mutate(body), () => ok);

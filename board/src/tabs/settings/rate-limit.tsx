@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { useState } from 'preact/hooks';
+import { api } from '../../app/api.ts';
+import { useFollowedSetting } from '../../ui/followed-setting.ts';
 import { texts } from '../../app/i18n.ts';
-import { signedOut } from '../../app/session.ts';
-import { onNotice } from '../../live/board-live.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 
 const text = texts({
@@ -15,30 +14,15 @@ const text = texts({
   saved: (m: number, b: number) => `Saved: ${m} a minute, ${b} at once.`, loading: 'Loading …',
 });
 
-type Limit = { perMinute: number; burst: number; isDefault: boolean };
 /** An empty field is sent as it is (NaN), so the server's own message says what is missing. */
 const num = (v: string) => (v.trim() === '' ? NaN : Number(v));
 
 /** The per-key rate of call reports; follows a change made elsewhere unless this form is being edited. */
 export function RateLimit() {
   const t = text();
-  const [limit, setLimit] = useState<Limit | null>(null);
+  const { value: limit, setValue: setLimit, loadError } = useFollowedSetting(() => api.calls.rateLimit.query(), (op) => op.op === 'callRateLimit');
   const [form, setForm] = useState<{ perMinute: string; burst: string } | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const action = useAction();
-  async function load() {
-    try {
-      setLimit(await api.calls.rateLimit.query());
-      setLoadError(null);
-    } catch (err) {
-      if (httpStatusOf(err) === 401) signedOut('expired');
-      setLoadError(messageOf(err));
-    }
-  }
-  useEffect(() => {
-    void load();
-    return onNotice('settings', (ops) => { if (ops.some((op) => op.op === 'callRateLimit')) void load(); });
-  }, []);
   const shown = form ?? (limit ? { perMinute: String(limit.perMinute), burst: String(limit.burst) } : { perMinute: '', burst: '' });
   const submit = async (e: Event) => {
     e.preventDefault();
