@@ -2,6 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import * as s from './schema.ts';
 import { emojiImage, listEmojis, syncEmojis } from './service.ts';
+import { requireOwnGuild } from '../../trpc/session.ts';
 
 export const emojisRouter = router({
   list: guildProcedure
@@ -23,7 +24,7 @@ export const emojisRouter = router({
     })
     .input(s.EmojiImageParams).output(s.EmojiImage)
     .query(({ ctx, input }) => {
-      if (input.guild !== undefined && input.guild !== ctx.guildId) throw new AppError('BAD_REQUEST', 'guild and x-guild-id name different guilds');
+      requireOwnGuild(input.guild, ctx.guildId);
       return emojiImage(ctx.deps, ctx.guildId, input.id);
     }),
 

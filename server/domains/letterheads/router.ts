@@ -1,8 +1,8 @@
-import { AppError } from '../../core/errors.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import type { Meta } from '../../trpc/meta.ts';
 import * as s from './schema.ts';
 import { createLetterhead, deleteLetterhead, letterheadPreview, listLetterheads, reorderLetterheads, updateLetterhead } from './service.ts';
+import { requireOwnGuild } from '../../trpc/session.ts';
 
 const common = { tag: 'Allgemein', module: 'documents' } satisfies Partial<Meta>;
 const moduleOff = 'Module documents is switched off for this guild.';
@@ -68,7 +68,7 @@ export const letterheadsRouter = router({
     })
     .input(s.PreviewParams).output(s.Png)
     .query(({ ctx, input }) => {
-      if (input.guild !== undefined && input.guild !== ctx.guildId) throw new AppError('BAD_REQUEST', 'guild and x-guild-id name different guilds');
+      requireOwnGuild(input.guild, ctx.guildId);
       return letterheadPreview(ctx.deps, ctx.guildId, input.id, input.width);
     }),
 });

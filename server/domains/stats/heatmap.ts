@@ -2,7 +2,6 @@ import type { Deps } from '../../deps.ts';
 import { rangeOut } from './duty.ts';
 import type { PeriodQuery } from './period.ts';
 import { periodOf } from './service.ts';
-import { clockSettings } from './settings-store.ts';
 import * as store from './store.ts';
 import { wallClock, weekday } from './zone.ts';
 
@@ -52,8 +51,8 @@ function measureHours(spans: store.ShiftSpan[], from: number, to: number, minimu
  * past counts: a period's hours after now are not measured.
  */
 export async function heatmap(deps: Deps, guildId: string, q: PeriodQuery, o: { rank?: string; orgUnit?: string; minOnDuty?: number }) {
-  const [{ period, now }, settings] = await Promise.all([periodOf(deps, guildId, q), clockSettings(deps.sql, guildId)]);
-  const minimum = o.minOnDuty ?? settings!.minOnDuty;
+  const { period, now, settings } = await periodOf(deps, guildId, q);
+  const minimum = o.minOnDuty ?? settings.minOnDuty;
   const spans = await store.shiftSpans(deps.sql, guildId, period.range, new Date(now), { rank: o.rank, orgUnit: o.orgUnit });
   const first = period.range.from ?? spans.reduce((m, s) => Math.min(m, s.start), Infinity);
   // alltime starts at the local hour of the first shift; a zone with a :30 offset keeps its local hours

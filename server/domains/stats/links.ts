@@ -9,6 +9,7 @@ import { chartLookOf, leaderboardSpec, personSpec, renderPng, type LeaderboardCh
 import * as links from './links-store.ts';
 import { periodQuery, TOKEN_PATTERN, type ChartLinkInput } from './schema.ts';
 import { leaderboard, personStats } from './service.ts';
+import { peopleByIds } from './store.ts';
 
 /** Where a link is fetched: outside /api/v1 (spec §9), no credential. */
 export const embedPath = (token: string) => `/embed/chart/${token}.png`;
@@ -20,7 +21,9 @@ function storedParams(input: ChartLinkInput): Record<string, unknown> {
 }
 
 export async function createChartLink(deps: Deps, guildId: string, input: ChartLinkInput, actor: Actor) {
-  if (input.userId !== undefined) await personStats(deps, guildId, input.userId, { period: 'daily' }, false); // 404 for someone not in the guild
+  if (input.userId !== undefined && !(await peopleByIds(deps.sql, guildId, [input.userId])).has(input.userId)) {
+    throw new AppError('NOT_FOUND', `no person ${input.userId} in this guild`);
+  }
   const token = randomBytes(32).toString('base64url');
   const link = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
     const row = await links.insertChartLink(tx.sql, guildId, {

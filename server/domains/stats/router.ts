@@ -2,7 +2,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { AppError } from '../../core/errors.ts';
 import { guildProcedure, publicProcedure, router } from '../../trpc/init.ts';
 import type { Meta } from '../../trpc/meta.ts';
-import { requireSession } from '../../trpc/session.ts';
+import { requireOwnGuild, requireSession } from '../../trpc/session.ts';
 import { chartLookOf, leaderboardCharts, leaderboardSpec, personCharts, personSpec, renderPng, type ChartLook } from './chart-images.ts';
 import { einsatzProcedures } from './einsatz-router.ts';
 import { heatmap } from './heatmap.ts';
@@ -28,10 +28,6 @@ function mayReadPerson(p: Principal, userId: string) {
 function chartType<T extends string>(types: readonly T[], type: string): T {
   if (!(types as readonly string[]).includes(type)) throw new AppError('NOT_FOUND', `no chart ${type}.png: the charts are ${types.map((t) => `${t}.png`).join(', ')}`);
   return type as T;
-}
-
-function sameGuild(guild: string | undefined, guildId: string) {
-  if (guild !== undefined && guild !== guildId) throw new AppError('BAD_REQUEST', 'guild and x-guild-id name different guilds');
 }
 
 async function withCharts<T extends Leaderboard | PersonStats>(deps: Parameters<typeof chartLookOf>[0], guildId: string, answer: T, wanted: boolean | undefined, look: ChartLook): Promise<T & { charts?: Record<string, string> }> {
@@ -68,7 +64,7 @@ export const statsRouter = router({
     })
     .input(s.LeaderboardChartParams).output(out.Png)
     .query(async ({ ctx, input }) => {
-      sameGuild(input.guild, ctx.guildId);
+      requireOwnGuild(input.guild, ctx.guildId);
       const type = chartType(leaderboardCharts, input.type);
       const [board, look] = await Promise.all([
         leaderboard(ctx.deps, ctx.guildId, s.periodQuery(input), { limit: input.limit ?? 10, rank: input.rank, orgUnit: input.orgUnit }),
@@ -97,7 +93,7 @@ export const statsRouter = router({
     })
     .input(s.UserChartParams).output(out.Png)
     .query(async ({ ctx, input }) => {
-      sameGuild(input.guild, ctx.guildId);
+      requireOwnGuild(input.guild, ctx.guildId);
       const type = chartType(personCharts, input.type);
       mayReadPerson(ctx.principal, input.userId);
       const [stats, look] = await Promise.all([personStats(ctx.deps, ctx.guildId, input.userId, s.periodQuery(input), false), chartLookOf(ctx.deps, ctx.guildId)]);

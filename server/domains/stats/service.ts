@@ -2,15 +2,15 @@ import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { byWeekday, insideMs, rangeOut, sumInBuckets, trendOf, type Span, type Totals } from './duty.ts';
 import { bucketsOf, resolvePeriod, type Period, type PeriodQuery } from './period.ts';
-import { clockSettings } from './settings-store.ts';
+import { clockSettings, type ClockSettings } from './settings-store.ts';
 import * as store from './store.ts';
 
 /** The guild's zone and the period in it, at one `now` that every query of the answer shares. */
-export async function periodOf(deps: Deps, guildId: string, q: PeriodQuery): Promise<{ period: Period; now: number }> {
+export async function periodOf(deps: Deps, guildId: string, q: PeriodQuery): Promise<{ period: Period; now: number; settings: ClockSettings }> {
   const settings = await clockSettings(deps.sql, guildId);
   if (!settings) throw new AppError('NOT_FOUND', 'unknown guild');
   const now = Date.now();
-  return { period: resolvePeriod(q, settings.timeZone, now), now };
+  return { period: resolvePeriod(q, settings.timeZone, now), now, settings };
 }
 
 const totalsOf = (duty: store.PersonDuty[]): Totals => ({

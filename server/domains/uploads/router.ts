@@ -1,7 +1,7 @@
-import { AppError } from '../../core/errors.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import * as s from './schema.ts';
 import { createUpload, deleteUpload, listUploads, uploadImage } from './service.ts';
+import { requireOwnGuild } from '../../trpc/session.ts';
 
 const MiB = s.MAX_UPLOAD_BYTES / 1048576;
 
@@ -41,7 +41,7 @@ export const uploadsRouter = router({
     })
     .input(s.UploadImageParams).output(s.UploadImage)
     .query(({ ctx, input }) => {
-      if (input.guild !== undefined && input.guild !== ctx.guildId) throw new AppError('BAD_REQUEST', 'guild and x-guild-id name different guilds');
+      requireOwnGuild(input.guild, ctx.guildId);
       return uploadImage(ctx.deps, ctx.guildId, input.id);
     }),
 
