@@ -74,3 +74,19 @@ t.test('unknown chart types are unknown routes', async (t) => {
   assertError(t, await get('/stats/user/u/chart/bars.png'), 404, 'bars for a person');
   t.equal((await get('/stats/leaderboard/chart/bars.jpg')).status, 404, 'not .png');
 });
+
+t.test('charts=true embeds every chart of the route as base64 PNG within maxPixels; without it, none', async (t) => {
+  const board = await get('/stats/leaderboard?charts=true&maxPixels=60000');
+  t.equal(board.status, 200, board.text);
+  t.same(Object.keys(board.body.charts).sort(), ['bars', 'share', 'trend']);
+  for (const [name, b64] of Object.entries<string>(board.body.charts)) {
+    const bytes = Buffer.from(b64, 'base64');
+    t.same([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${name} is a PNG`);
+    const s = size(bytes);
+    t.ok(s.width * s.height <= 60_000, `${name} ${s.width}×${s.height} within maxPixels`);
+  }
+  const person = await get('/stats/user/u?charts=true');
+  t.same(Object.keys(person.body.charts).sort(), ['shifts', 'trend']);
+  t.equal((await get('/stats/leaderboard')).body.charts, undefined, 'no charts unless asked');
+  t.equal((await get('/stats/leaderboard?charts=false')).body.charts, undefined);
+});
