@@ -15,6 +15,8 @@ export const capabilities = [
   'documents.letterhead.create',
   'documents.letterhead.edit',
   'documents.letterhead.delete',
+  'medic.files.view',
+  'medic.files.manage',
 ] as const;
 export type Capability = (typeof capabilities)[number];
 

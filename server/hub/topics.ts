@@ -1,7 +1,7 @@
-/** Update topics of spec §6, exactly as written there, plus `calls` (game calls on the board). */
+/** Update topics of spec §6, exactly as written there, plus `calls` (game calls on the board) and `medic` (patient files). */
 export const topics = [
   'emojis', 'letterheads', 'onDuty', 'overview', 'dispatchers', 'alarm',
-  'standby', 'units', 'access', 'einsatzEntries', 'settings', 'uploads', 'calls',
+  'standby', 'units', 'access', 'einsatzEntries', 'settings', 'uploads', 'calls', 'medic',
 ] as const;
 export type Topic = (typeof topics)[number];
 

@@ -67,7 +67,7 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
   // A multipart route's body streams into its parser from here on (uWS hands the body to onData only now).
   const upload = rest.multipart ? readMultipartFile(reply, http.headers, rest.multipart) : null;
-  const body = hasBody && !upload ? await readBody(reply, http.headers, deps.config.limits.jsonBodyBytes) : null;
+  const body = hasBody && !upload ? await readBody(reply, http.headers, rest.maxBodyBytes ?? deps.config.limits.jsonBodyBytes) : null;
   // Its 400s are answered before uWS parses a request pipelined behind this one: they need no I/O.
   let input: unknown;
   try {

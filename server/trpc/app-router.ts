@@ -21,6 +21,7 @@ import { clockSettingsRouter, statsRouter } from '../domains/stats/router.ts';
 import { onboardingRouter } from '../domains/onboarding/router.ts';
 import { letterheadsRouter } from '../domains/letterheads/router.ts';
 import { uploadsRouter } from '../domains/uploads/router.ts';
+import { medicRouter } from '../domains/medic/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -46,6 +47,7 @@ export const appRouter = router({
   onboarding: onboardingRouter,
   letterheads: letterheadsRouter,
   uploads: uploadsRouter,
+  medic: medicRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

@@ -28,11 +28,13 @@ export interface Meta {
    * (transport/multipart.ts), which hands the procedure `{[field]: {name, data: Buffer}}` merged into
    * the input. Only that door can make a Buffer: the procedure still checks the bytes itself.
    * An image answer's `filename` (when the procedure returns one) becomes a safe Content-Disposition.
+   * `maxBodyBytes`: this route's JSON body limit over REST, instead of `config.limits.jsonBodyBytes` (1 MiB).
    */
   rest?: {
     method: HttpMethod; path: string; produces?: 'image/png' | 'image/*' | 'text/html' | 'text/plain';
     cache?: string; guildQuery?: boolean; aliases?: string[]; root?: boolean; constant?: boolean;
     multipart?: { field: string; maxBytes: number; maxBodyBytes: number };
+    maxBodyBytes?: number;
   };
   tag: string;
   summary: string;

@@ -47,7 +47,7 @@ t.test('inventory: the spec §4 routes built so far are all mounted and document
   const documented = new Set<string>();
   for (const [path, ops] of Object.entries<Record<string, unknown>>(openapi.paths)) for (const m of Object.keys(ops)) documented.add(key(m, path.replace(/^\/api\/v1/, '')));
   // Spec routes of modules not built yet; a route built later must be removed from here.
-  const notYet = /^(GET|POST|PATCH|PUT|DELETE) \/(medic)\b/;
+  const notYet = /(?!)/; // every spec module is built; a module not built yet would be listed here, e.g. /^(GET|POST) \/medic\b/
   const missing = rows.filter((r) => !notYet.test(r) && !documented.has(r));
   t.same(missing, [], 'every spec route outside the not-yet-built modules is documented (hence mounted)');
   const builtButListedAsMissing = rows.filter((r) => notYet.test(r) && documented.has(r));

@@ -12,6 +12,7 @@ import { dispatchRouter } from '../dispatch/router.ts';
 import { emojisRouter } from '../emojis/router.ts';
 import { incidentsRouter } from '../incidents/router.ts';
 import { letterheadsRouter } from '../letterheads/router.ts';
+import { medicRouter } from '../medic/router.ts';
 import { timeclockRouter } from '../timeclock/router.ts';
 import { unitsRouter } from '../units/router.ts';
 
@@ -40,6 +41,7 @@ export const topicReads: Record<Exclude<Topic, 'overview'>, Read[]> = {
   emojis: [read('GET /emojis', emojisRouter._def.procedures.list)],
   letterheads: [read('GET /letterheads', letterheadsRouter._def.procedures.list)],
   uploads: [],
+  medic: [read('GET /medic/patients', medicRouter._def.procedures.patients)],
 };
 
 /**
