@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+// A pure helper shared with the server: bundled into the package, not imported from server/ at run time.
 import { writeFileAtomically } from '../server/store/atomic-file.ts';
 
 export interface AlarmSession {

@@ -5,11 +5,11 @@
  *   const dt = createDispatchClient({ baseUrl: 'http://127.0.0.1:3000', apiKey: process.env.DT_KEY });
  *   const shift = await dt.timeclock.clockIn.mutate({ badge: 7 });
  */
-import { createTRPCClient, httpBatchLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpBatchLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import superjson from 'superjson';
-import type { AppRouter } from '../server/trpc/app-router.ts';
+import type { AppRouter } from './router.ts';
 
-export type { AppRouter };
+export type { AppRouter, RouterInputs, RouterOutputs } from './router.ts';
 
 export interface DispatchClientOptions {
   /** Server root, e.g. `http://127.0.0.1:3000` (without /api/v1). */
@@ -23,7 +23,7 @@ export interface DispatchClientOptions {
   fetch?: typeof fetch;
 }
 
-export function createDispatchClient(opts: DispatchClientOptions) {
+export function createDispatchClient(opts: DispatchClientOptions): TRPCClient<AppRouter> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
   if (opts.guildId) headers['x-guild-id'] = opts.guildId;
@@ -40,7 +40,7 @@ export function createDispatchClient(opts: DispatchClientOptions) {
   });
 }
 
-export type DispatchClient = ReturnType<typeof createDispatchClient>;
+export type DispatchClient = TRPCClient<AppRouter>;
 
 /** HTTP status of a failed call (400, 401, 403, 404, 409, 413, 429 …), or undefined for network failures. */
 export function httpStatusOf(err: unknown): number | undefined {

@@ -9,12 +9,11 @@
  *   const board = createLiveBoard({ url: 'http://127.0.0.1:3000', apiKey, topics: ['units', 'onDuty'],
  *     onChange: (state) => render(state.topics), onStatus: ({ degraded }) => banner(degraded) });
  */
-import { createTRPCClient, createWSClient, wsLink } from '@trpc/client';
+import { createTRPCClient, createWSClient, wsLink, type TRPCClient, type TRPCWebSocketClient } from '@trpc/client';
 import superjson from 'superjson';
-import type { AppRouter } from '../server/trpc/app-router.ts';
-import type { DroppedFrame, LiveFrame, StatusFrame, WatchFrame } from '../server/hub/frames.ts';
-import { applyOps, type TopicState } from '../server/hub/reducers.ts';
-import type { Op, Topic } from '../server/hub/topics.ts';
+// Pure reducers shared with the server: bundled into the package's JavaScript, not imported from server/ at run time.
+import { applyOps } from '../server/hub/reducers.ts';
+import type { AppRouter, DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame } from './router.ts';
 
 export type { DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame };
 
@@ -130,7 +129,13 @@ function keepSubscribed(
   };
 }
 
-export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }) {
+export interface LiveClient {
+  trpc: TRPCClient<AppRouter>;
+  wsClient: TRPCWebSocketClient;
+  close(): void;
+}
+
+export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }): LiveClient {
   const wsClient = createWSClient({
     url: wsUrl(opts.url),
     WebSocket: opts.WebSocket as never,

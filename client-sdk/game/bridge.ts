@@ -1,0 +1,142 @@
+/**
+ * The game bridge: what a FiveM resource calls, over plain REST (`/api/v1`) with a scoped API key.
+ * Dependency-free at run time (node:http or fetch, see http.ts), so it runs in FiveM's Node 16.
+ * Inputs and outputs are the server's own types; timestamps arrive as ISO strings (JSON).
+ */
+import type { RouterInputs, RouterOutputs } from '../router.ts';
+import { request, RequestError } from './http.ts';
+
+/** A JSON answer: what `T` looks like after JSON.stringify (Dates become ISO strings). */
+export type Wire<T> = T extends Date ? string
+  : T extends readonly (infer U)[] ? Wire<U>[]
+  : T extends object ? { [K in keyof T]: Wire<T[K]> }
+  : T;
+
+/** A badge as digits or a number (`7`, `'07'`). */
+export type Badge = RouterInputs['timeclock']['clockIn']['badge'];
+/** A status code of GET /admin/statuses, e.g. `'3'` or `3`. */
+export type UnitStatusCode = RouterInputs['units']['gameStatus']['status'];
+export type ReportCallInput = RouterInputs['calls']['report'];
+export type Call = Wire<RouterOutputs['calls']['report']>;
+export type CallList = Wire<RouterOutputs['calls']['ingameList']>;
+export type ClockInResult = Wire<RouterOutputs['timeclock']['clockIn']>;
+export type ClockOutResult = Wire<RouterOutputs['timeclock']['clockOut']>;
+export type ClockStatus = Wire<RouterOutputs['timeclock']['clockStatus']>;
+export type UnitStatusResult = Wire<RouterOutputs['units']['gameStatus']>;
+export type Employee = Wire<RouterOutputs['personnel']['employeeByBadge']>;
+export type SelfCheck = Wire<RouterOutputs['access']['selfCheck']>;
+
+/**
+ * A refused or failed call. `status` is the HTTP status (400 bad input, 401 missing/invalid/revoked
+ * key, 403 the key lacks the scope, 404, 409, 429, 503 …), or 0 when no answer came (network, timeout).
+ * `retryAfterS` is the server's Retry-After (429, 503).
+ */
+export class DispatchError extends Error {
+  readonly status: number;
+  readonly retryAfterS?: number;
+  constructor(status: number, message: string, retryAfterS?: number) {
+    super(message);
+    this.name = 'DispatchError';
+    this.status = status;
+    if (retryAfterS !== undefined) this.retryAfterS = retryAfterS;
+  }
+}
+
+export interface GameBridgeOptions {
+  /** Server root, e.g. `http://127.0.0.1:3000` (without /api/v1). */
+  baseUrl: string;
+  /** A `stmp_…` key; scoped keys need the scope named at each method. */
+  apiKey: string;
+  /** A fetch to use instead of the global one; `null` forces node:http (default: global fetch if present). */
+  fetch?: typeof fetch | null;
+  /** Per attempt (default 10 000 ms). */
+  timeoutMs?: number;
+  /**
+   * Further attempts (default 2) after a 429/502/503/504, waiting the server's Retry-After (at most
+   * `maxRetryWaitS`) or a jittered back-off, and after no answer for calls that are safe to repeat
+   * (reads, unit status, resolve). A POST that may have been applied is not sent twice.
+   */
+  retries?: number;
+  /** A longer Retry-After is not waited for: the DispatchError is thrown at once (default 10 s). */
+  maxRetryWaitS?: number;
+}
+
+const retryable = new Set([429, 502, 503, 504]);
+
+export function createGameBridge(opts: GameBridgeOptions) {
+  const base = `${opts.baseUrl.replace(/\/+$/, '')}/api/v1`;
+  const retries = opts.retries ?? 2;
+  const maxWaitS = opts.maxRetryWaitS ?? 10;
+
+  async function send<T>(method: string, path: string, body: unknown, repeatable: boolean): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${opts.apiKey}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    for (let attempt = 0; ; attempt++) {
+      let err: DispatchError;
+      try {
+        const res = await request(base + path, {
+          method, headers, body: body === undefined ? undefined : JSON.stringify(body), timeoutMs: opts.timeoutMs, fetch: opts.fetch,
+        });
+        if (res.status >= 200 && res.status < 300) return (res.body ? JSON.parse(res.body) : undefined) as T;
+        err = errorOf(res.status, res.body, res.headers['retry-after']);
+        if (!retryable.has(res.status)) throw err;
+      } catch (e) {
+        if (!(e instanceof RequestError)) throw e;
+        err = new DispatchError(0, e.message);
+        if (!repeatable) throw err;
+      }
+      if (attempt >= retries) throw err;
+      if (err.retryAfterS !== undefined && err.retryAfterS > maxWaitS) throw err;
+      await sleep(err.retryAfterS !== undefined ? err.retryAfterS * 1000 : backoffMs(attempt));
+    }
+  }
+  const path = (s: string) => encodeURIComponent(s);
+
+  return {
+    /** Report or update a call (same externalId on an open call updates it). Scope `calls:call.report`. */
+    reportCall: (call: ReportCallInput) => send<Call>('POST', '/integrations/ingame/calls', call, false),
+    /** Resolve the newest call with this externalId, e.g. resolution "reached". Scope `calls:call.report`. */
+    resolveCall: (externalId: string, resolution: string) =>
+      send<Call>('POST', `/integrations/ingame/calls/${path(externalId)}/resolve`, { resolution }, true),
+    /** Open calls, most urgent first. Scope `calls:read`. */
+    listCalls: () => send<CallList>('GET', '/integrations/ingame/calls', undefined, true),
+    /** Clock a person in by badge (404 unknown badge, 409 already in). Scope `timeclock:shift.ingame_clock`. */
+    clockIn: (badge: Badge) => send<ClockInResult>('POST', '/admin/clock-in', { badge }, false),
+    /** Clock a person out by badge (409 not clocked in). Scope `timeclock:shift.ingame_clock`. */
+    clockOut: (badge: Badge) => send<ClockOutResult>('POST', '/admin/clock-out', { badge }, false),
+    /** Clock status of a badge. Scope `timeclock:shift.ingame_clock`. */
+    clockStatus: (badge: Badge) => send<ClockStatus>('GET', `/admin/clock-status/${path(String(badge))}`, undefined, true),
+    /** Set the status of the unit the person with this badge occupies (409 not in a unit). Scope `units:unit.ingame_status`. */
+    setUnitStatus: (badge: Badge, status: UnitStatusCode) => send<UnitStatusResult>('PUT', '/integrations/ingame/unit-status', { badge, status }, true),
+    /** Who a player is, by badge or by chat-platform user id. Scope `employees:read`. */
+    lookupPlayer: (who: { badge: Badge } | { userId: string }) => send<Employee>('GET', 'badge' in who
+      ? `/integrations/ingame/employees/${path(String(who.badge))}`
+      : `/integrations/ingame/employees/user/${path(who.userId)}`, undefined, true),
+    /** The key's guild, name and scopes, and which of `need` it lacks (start-up check). Scope `capabilities:read`. */
+    selfCheck: (need?: string[]) => send<SelfCheck>('GET',
+      `/integrations/ingame/self-check${need?.length ? `?need=${need.map(path).join(',')}` : ''}`, undefined, true),
+  };
+}
+
+export type GameBridge = ReturnType<typeof createGameBridge>;
+
+function errorOf(status: number, text: string, retryAfter: string | undefined): DispatchError {
+  let message = `HTTP ${status}`;
+  try {
+    const body = JSON.parse(text) as { error?: unknown };
+    if (typeof body?.error === 'string') message = body.error;
+  } catch {
+    if (text) message = `${message}: ${text.slice(0, 200)}`;
+  }
+  const s = retryAfter === undefined ? NaN : Number(retryAfter);
+  return new DispatchError(status, message, Number.isFinite(s) && s >= 0 ? s : undefined);
+}
+
+function backoffMs(attempt: number): number {
+  const base = Math.min(8000, 250 * 2 ** attempt);
+  return base / 2 + Math.random() * (base / 2);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

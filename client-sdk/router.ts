@@ -1,0 +1,22 @@
+/**
+ * The only place the SDK reaches into server/: types, never values. The package ships them as the
+ * generated `dist/router.d.ts` (built from these exports), so a consumer's tsc sees the real input
+ * and output of every procedure, and the built JavaScript imports nothing of the server.
+ */
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '../server/trpc/app-router.ts';
+
+export type { AppRouter };
+export type { DroppedFrame, LiveFrame, StatusFrame, WatchFrame } from '../server/hub/frames.ts';
+export type { TopicState } from '../server/hub/reducers.ts';
+export type { Op, Topic } from '../server/hub/topics.ts';
+export type { AlarmState } from '../server/domains/live/service.ts';
+/** Route metadata (REST path, access, scopes) carried by each procedure's type. */
+export type { Meta } from '../server/trpc/meta.ts';
+/** The server's request context: in the package an opaque `object` (clients never read it). */
+export type { Context as ServerContext } from '../server/trpc/context.ts';
+
+/** Input of each procedure, e.g. `RouterInputs['calls']['report']`. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+/** Output of each procedure as the typed client returns it (Dates as Date). */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
