@@ -16,7 +16,8 @@ const key = await unscopedKey(server.sql, G, 'tool');
 const as = { cr: await signIn(server, G, 'cr'), di: await signIn(server, G, 'di'), no: await signIn(server, G, 'no'), boss: await signIn(server, G, 'boss') };
 const allCaps = ['settings.manage', 'timeclock.own.use', 'timeclock.manage', 'dispatch.view', 'dispatch.manage', 'units.manage', 'incidents.manage',
   'personal.sheet.view', 'personal.sheet.edit', 'ranks.manage', 'stats.leaderboard.view',
-  'documents.letterhead.view', 'documents.letterhead.create', 'documents.letterhead.edit', 'documents.letterhead.delete'];
+  'documents.letterhead.view', 'documents.letterhead.create', 'documents.letterhead.edit', 'documents.letterhead.delete',
+  'medic.files.view', 'medic.files.manage'];
 const allModules = { timeclock: true, dispatch: true, incidents: true, personnel: true, stats: true, documents: true, uploads: true, emojis: true, medic: true };
 
 t.test('GET /access with a session: who, rank, effective capabilities, modules, no partner areas', async (t) => {
