@@ -64,6 +64,10 @@ export interface GameBridgeOptions {
 const retryable = new Set([429, 502, 503, 504]);
 
 export function createGameBridge(opts: GameBridgeOptions) {
+  // A misconfigured resource (empty convar) should say so at start, not with every call.
+  if (typeof opts?.baseUrl !== 'string' || !/^https?:\/\/[^/]/.test(opts.baseUrl)) {
+    throw new TypeError(`createGameBridge: baseUrl must be the server root, e.g. http://127.0.0.1:3000 (got ${JSON.stringify(opts?.baseUrl)})`);
+  }
   const base = `${opts.baseUrl.replace(/\/+$/, '')}/api/v1`;
   const retries = opts.retries ?? 2;
   const maxWaitS = opts.maxRetryWaitS ?? 10;

@@ -138,6 +138,11 @@ t.test('no answer: status 0; 429/503 are retried after Retry-After; POSTs are no
     t.equal((await failure(b.clockStatus(7))).status, 0);
     t.equal(hits, 3, 'a read is tried again');
   }
+  t.throws(() => createGameBridge({ baseUrl: '', apiKey: 'k' }), /baseUrl must be the server root/, 'an empty convar is said at start');
+  t.throws(() => createGameBridge({ baseUrl: '127.0.0.1:3000', apiKey: 'k' }), /baseUrl/);
+  const noKey = await failure(createGameBridge({ baseUrl: server.url, apiKey: '', retries: 0 }).listCalls());
+  t.equal(noKey.status, 401, 'no key: 401 with the server\'s message');
+  t.match(noKey.message, /credential|key/i);
   const refused = await failure(createGameBridge({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', retries: 0, fetch: null }).listCalls());
   t.equal(refused.status, 0);
   t.match(refused.message, /ECONNREFUSED/);

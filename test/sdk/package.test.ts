@@ -61,7 +61,7 @@ t.test('npm install of the tarball into an empty project', async (t) => {
   const flags = ['--no-audit', '--no-fund', '--prefix', app];
   // From npm's cache when it holds the dependencies; else the registry fills it (once).
   let res = await run('npm', ['install', tarball, '--offline', ...flags], app);
-  if (res.code !== 0) res = await run('npm', ['install', tarball, '--prefer-offline', ...flags], app, {}, 100_000);
+  if (res.code !== 0) res = await run('npm', ['install', tarball, '--prefer-offline', ...flags], app, {}, 60_000);
   t.equal(res.code, 0, res.err);
 });
 
