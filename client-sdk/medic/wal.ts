@@ -11,7 +11,7 @@
  *   in the kernel's page cache); `checkpoint` fsyncs them against power loss.
  * - `ack(seq)` stores "every record up to seq is done" by write-tmp + rename (atomic). Losing it only
  *   means a resend, which the server's idempotent event ids make harmless. Segments wholly at or below
- *   the ack are then deleted.
+ *   the ack are then deleted (the open one too, once it holds 64 KiB: a fresh one takes its place).
  * - `rewrite` replaces the sealed segments by one holding only the given live records (tmp + fsync +
  *   rename); until the rename lands the old segments stay authoritative.
  * - A torn last line (the process died inside a write) is cut off on load: its enqueue never returned.
@@ -33,6 +33,8 @@ export interface LoadedWal {
 
 interface Segment { n: number; path: string; maxSeq: number; bytes: number }
 
+/** An open segment this big whose records are all acknowledged is replaced by a fresh one. */
+const IDLE_ROTATE_BYTES = 64 * 1024;
 const SEGMENT = /^seg-(\d{8})\.wal$/;
 const segName = (n: number) => `seg-${String(n).padStart(8, '0')}.wal`;
 
@@ -150,6 +152,13 @@ export class Wal {
     fs.writeFileSync(tmp, text);
     fs.renameSync(tmp, join(this.dir, 'ack'));
     this.bytesWritten += text.length;
+    // All of the open segment is done too: start a fresh one so the old can go (no fsync: nothing in it is needed).
+    const cur = this.current();
+    if (cur.maxSeq <= seq && cur.bytes >= IDLE_ROTATE_BYTES) {
+      fs.closeSync(this.fd);
+      this.dirty = false;
+      this.openSegment(cur.n + 1);
+    }
     this.compact(seq);
   }
 

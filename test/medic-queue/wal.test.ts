@@ -116,3 +116,19 @@ t.test('a rewrite keeps only live records; a crash before its rename keeps the o
   t.equal(segments(dir2).length, 2, 'the replaced segments were deleted');
   t.equal(reloaded.lastSeq, 30);
 });
+
+t.test('an open segment whose records are all acknowledged is replaced once it is big', async (t) => {
+  const dir = freshDir();
+  const wal = new Wal(dir);
+  wal.load();
+  const big = (seq: number) => ({ seq, json: JSON.stringify({ id: `e-${seq}`, pad: 'y'.repeat(1000) }) });
+  for (let s = 1; s <= 100; s++) wal.append([big(s)]);
+  wal.ack(50);
+  t.equal(segments(dir).length, 1, 'half acknowledged: the segment stays');
+  wal.ack(100);
+  const left = segments(dir);
+  t.equal(left.length, 1, 'one segment');
+  t.equal(readFileSync(join(dir, left[0]), 'utf8'), '', 'a fresh, empty one');
+  const again = new Wal(dir).load();
+  t.same([again.records.length, again.lastSeq], [0, 100], 'nothing to resend, numbering goes on');
+});

@@ -1,0 +1,153 @@
+/**
+ * The load side of `bench medic`, one process per run (pinned to CPU 1 by the parent). argv[2] is a
+ * JSON `MedicJob`; the one stdout line is its report.
+ *   rest: POST /api/v1/medic/events, one batch of 100 at a time (the queue's own pattern: one in flight)
+ *   sql:  the same rows by raw postgres.js multi-row inserts, one transaction per batch (files pre-opened)
+ *   wal:  the medic queue itself (client-sdk/medic) carrying `events` events to the server: bytes it wrote to disk
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as tick } from 'node:timers/promises';
+import postgres from 'postgres';
+import { createMedicSync } from '../../client-sdk/medic/index.ts';
+import { report } from './child.ts';
+import { BATCH, benchBatch, citizenOf } from './medic-events.ts';
+import { cpuMsOf, postgresPids } from './procs.ts';
+
+export type MedicJob = { prefix: string; t0: number; citizens: number; serverPid?: number; postmasterPid?: number } & (
+  | { kind: 'rest'; port: number; key: string; warmup: number; batches: number }
+  | { kind: 'sql'; databaseUrl: string; guildId: string; warmup: number; batches: number }
+  | { kind: 'wal'; port: number; key: string; events: number }
+);
+
+export interface MedicLoadReport {
+  events: number;
+  measuredMs: number;
+  /** Per batch round trip, ms. */
+  p50: number;
+  p99: number;
+  errors: string[];
+  cpuMs: { loadgen: number; server: number | null; postgres: number | null };
+}
+
+export interface WalReport {
+  events: number;
+  jsonBytes: number;
+  walBytes: number;
+  enqueueUs: number;
+  elapsedMs: number;
+  applied: number;
+  dirBytesAfter: number;
+  errors: string[];
+}
+
+const job = JSON.parse(process.argv[2]) as MedicJob;
+
+function cpuMeter() {
+  const pg = job.postmasterPid ? postgresPids(job.postmasterPid) : [];
+  const pgNow = () => pg.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+  const self = process.cpuUsage(), server = job.serverPid ? cpuMsOf(job.serverPid) : 0, postgresAt = pgNow();
+  return (): MedicLoadReport['cpuMs'] => {
+    const used = process.cpuUsage(self);
+    return {
+      loadgen: (used.user + used.system) / 1000,
+      server: job.serverPid ? cpuMsOf(job.serverPid) - server : null,
+      postgres: job.postmasterPid ? pgNow() - postgresAt : null,
+    };
+  };
+}
+
+/** Runs `once(b)` for warm-up then measured batches, one at a time. */
+async function timed(warmup: number, batches: number, once: (b: number) => Promise<void>): Promise<MedicLoadReport> {
+  for (let b = 0; b < warmup; b++) await once(b);
+  const lat: number[] = [];
+  const cpu = cpuMeter();
+  const start = performance.now();
+  for (let b = warmup; b < warmup + batches; b++) {
+    const t = performance.now();
+    await once(b);
+    lat.push(performance.now() - t);
+  }
+  const measuredMs = performance.now() - start;
+  lat.sort((a, b) => a - b);
+  return { events: batches * BATCH, measuredMs, p50: lat[Math.floor(lat.length / 2)], p99: lat[Math.min(lat.length - 1, Math.floor(lat.length * 0.99))], errors: [], cpuMs: cpu() };
+}
+
+async function rest(j: Extract<MedicJob, { kind: 'rest' }>): Promise<MedicLoadReport> {
+  const bodies = Array.from({ length: j.warmup + j.batches }, (_, b) => JSON.stringify({ events: benchBatch(j.prefix, b, j.t0, j.citizens) }));
+  const errors: string[] = [];
+  const url = `http://127.0.0.1:${j.port}/api/v1/medic/events`;
+  const headers = { authorization: `Bearer ${j.key}`, 'content-type': 'application/json' };
+  const out = await timed(j.warmup, j.batches, async (b) => {
+    const res = await fetch(url, { method: 'POST', headers, body: bodies[b] });
+    const body = await res.json() as { applied?: number; error?: string };
+    if (res.status !== 200 || body.applied !== BATCH) errors.push(`batch ${b}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
+  });
+  return { ...out, errors };
+}
+
+async function sql(j: Extract<MedicJob, { kind: 'sql' }>): Promise<MedicLoadReport> {
+  const db = postgres(j.databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const files = new Map<string, number>();
+    for (let c = 0; c < j.citizens; c++) {
+      const [row] = await db`insert into medic_files (guild_id, citizen_id, opened_at, last_event_at)
+        values (${j.guildId}, ${citizenOf(j.prefix, c)}, ${j.t0}, ${j.t0}) returning id`;
+      files.set(citizenOf(j.prefix, c), Number(row.id));
+    }
+    const batches = Array.from({ length: j.warmup + j.batches }, (_, b) => benchBatch(j.prefix, b, j.t0, j.citizens));
+    return await timed(j.warmup, j.batches, async (b) => {
+      const events: Record<string, unknown>[] = [], injuries: Record<string, unknown>[] = [], vitals: Record<string, unknown>[] = [];
+      for (const e of batches[b]) {
+        const fileId = files.get(e.citizenId)!;
+        if (e.type === 'vitals') {
+          vitals.push({ guild_id: j.guildId, file_id: fileId, at: e.at, event_id: e.id, heart_rate: e.heartRate, systolic: e.systolic, diastolic: e.diastolic,
+            spo2: e.spo2, resp_rate: e.respRate, temperature: e.temperature, gcs: e.gcs });
+          continue;
+        }
+        const { id, type, citizenId, at, ...data } = e;
+        events.push({ guild_id: j.guildId, event_id: id, file_id: fileId, citizen_id: citizenId, type, at, data: db.json(data as never) });
+        if (type === 'injury_added') {
+          injuries.push({ guild_id: j.guildId, file_id: fileId, injury_id: e.injuryId, body_part: e.bodyPart, kind: e.kind, severity: e.severity, bleeding: e.bleeding, added_at: at, changed_at: at });
+        }
+      }
+      await db.begin((tx) => [
+        tx`insert into medic_events ${tx(events)}`,
+        tx`insert into medic_injuries ${tx(injuries)}`,
+        tx`insert into medic_vitals ${tx(vitals)}`,
+      ]);
+    });
+  } finally {
+    await db.end({ timeout: 1 });
+  }
+}
+
+async function wal(j: Extract<MedicJob, { kind: 'wal' }>): Promise<WalReport> {
+  const dir = mkdtempSync(join(tmpdir(), 'dt-bench-wal-'));
+  try {
+    const errors: string[] = [];
+    const sync = createMedicSync({ baseUrl: `http://127.0.0.1:${j.port}`, apiKey: j.key, dir, log: (level, m) => level !== 'info' && errors.push(m) });
+    let jsonBytes = 0, enqueueMs = 0;
+    const start = performance.now();
+    for (let b = 0; b * BATCH < j.events; b++) {
+      const events = benchBatch(j.prefix, b, j.t0, j.citizens);
+      for (const e of events) jsonBytes += Buffer.byteLength(JSON.stringify(e));
+      const t = performance.now();
+      for (const e of events) sync.enqueue(e);
+      enqueueMs += performance.now() - t;
+      await tick(); // the game's tick: the sender runs between
+    }
+    await sync.flush();
+    const elapsedMs = performance.now() - start;
+    const stats = sync.stats();
+    await sync.stop();
+    const dirBytesAfter = readdirSync(dir).reduce((sum, n) => sum + statSync(join(dir, n)).size, 0);
+    return { events: stats.enqueued, jsonBytes, walBytes: stats.walBytes, enqueueUs: (enqueueMs * 1000) / stats.enqueued, elapsedMs, applied: stats.applied, dirBytesAfter, errors };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+report((job.kind === 'rest' ? await rest(job) : job.kind === 'sql' ? await sql(job) : await wal(job)) as unknown as Record<string, unknown>);
+process.exit(0);

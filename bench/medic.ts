@@ -1,0 +1,127 @@
+/**
+ * `npm run bench -- medic [--batches n] [--warmup n] [--rounds n] [--citizens n] [--wal-events n]`
+ * (defaults: 300 measured batches of 100 events after 20 warm-up ones, 3 rounds, 50 citizens in every
+ * batch, 100,000 events through the queue; about 1–2 min in all).
+ *
+ * Medic ingest (issue 20), events of a busy server (85 % vitals, injuries, treatments; every batch touches
+ * each citizen's patient file, and the server emits one topic notice per touched file and batch):
+ *   ingest:  POST /api/v1/medic/events on the real server, batches of 100, one unscoped key, one batch
+ *            in flight (the game queue's pattern)  vs  the same rows inserted by raw postgres.js multi-row
+ *            inserts into the same tables, one transaction per batch (target >= 0.5x)
+ *   queue:   the medic queue (client-sdk/medic) carrying 100,000 events to the server: bytes its
+ *            write-ahead log wrote to disk per event (records, tombstones, ack files, rewrites) against
+ *            the JSON bytes of the events (the write amplification), and its enqueue cost (informational)
+ * Contenders alternate over the rounds; the best round of each counts. The server runs pinned to CPU 0,
+ * the load (and the raw SQL loop, and the queue) to CPU 1; PostgreSQL is not pinned. Misses are printed
+ * as MISSED; the exit code stays 0.
+ */
+import { parseArgs } from 'node:util';
+import { createApiKey } from '../server/domains/apikeys/service.ts';
+import { insertGuild } from '../server/domains/guilds/store.ts';
+import { benchDatabase } from './lib/db.ts';
+import type { MedicJob, MedicLoadReport, WalReport } from './lib/medic-load.ts';
+import { benchRun, canPin, settled, spawnNode } from './lib/procs.ts';
+
+const GUILD = '900000000000000020';
+const file = (rel: string) => new URL(rel, import.meta.url).pathname;
+
+export async function run(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      batches: { type: 'string', default: '300' },
+      warmup: { type: 'string', default: '20' },
+      rounds: { type: 'string', default: '3' },
+      citizens: { type: 'string', default: '50' },
+      'wal-events': { type: 'string', default: '100000' },
+    },
+    strict: true,
+  });
+  const batches = whole(values.batches, 'batches', 1, 100_000);
+  const warmup = whole(values.warmup, 'warmup', 0, 10_000);
+  const rounds = whole(values.rounds, 'rounds', 1, 20);
+  const citizens = whole(values.citizens, 'citizens', 1, 100);
+  const walEvents = whole(values['wal-events'], 'wal-events', 100, 10_000_000);
+
+  const run = benchRun();
+  try {
+    const t0 = performance.now();
+    canPin();
+    const notes: string[] = [];
+    process.stdout.write(`bench medic: ${rounds} round(s) of ${warmup} warm-up + ${batches} measured batches of 100 events per contender (85 vitals, 10 injuries, 5 treatments; ${citizens} citizens); ${walEvents} events through the queue\n`);
+    const db = run.database(await benchDatabase());
+    await insertGuild(db.sql, GUILD, 'Bench');
+    const { key } = await createApiKey(db.sql, GUILD, 'game', null);
+    const server = run.started(spawnNode(file('./targets/server.ts'), { cpu: 0, env: { BENCH_DATABASE_URL: db.url } }));
+    const port = (await server.firstMessage).port as number;
+    if (!(await settled([server.pid]))) notes.push('the server was still busy 30 s after it started: round 1 includes its start-up');
+
+    const load = async <T>(job: MedicJob): Promise<T> => {
+      const child = run.started(spawnNode(file('./lib/medic-load.ts'), { cpu: 1, args: [JSON.stringify(job)] }));
+      try {
+        return (await child.firstMessage) as unknown as T;
+      } finally {
+        await run.stopped(child);
+      }
+    };
+    const eventTime = Date.now() - 86_400_000;
+    const common = { t0: eventTime, citizens, serverPid: server.pid, postmasterPid: db.postmasterPid ?? undefined, warmup, batches };
+    const rest: MedicLoadReport[] = [], sql: MedicLoadReport[] = [];
+    for (let r = 0; r < rounds; r++) {
+      await db.sql`checkpoint`;
+      rest.push(await load<MedicLoadReport>({ kind: 'rest', port, key, prefix: `rest${r}`, ...common }));
+      await db.sql`checkpoint`;
+      sql.push(await load<MedicLoadReport>({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, prefix: `sql${r}`, ...common }));
+    }
+    await db.sql`checkpoint`;
+    const wal = await load<WalReport>({ kind: 'wal', port, key, prefix: 'wal', t0: eventTime, citizens, events: walEvents });
+    await run.stopped(server);
+    if (server.stderr.length) notes.push(`server wrote ${server.stderr.length} line(s) to stderr, first: ${server.stderr.slice(0, 3).join(' | ')}`);
+    for (const [name, reports] of [['REST', rest], ['raw SQL', sql]] as const) {
+      const errors = reports.flatMap((x) => x.errors);
+      if (errors.length) notes.push(`${name}: ${errors.length} failed batch(es), first: ${errors[0]}`);
+    }
+    if (wal.errors.length) notes.push(`queue: ${wal.errors.length} warning(s), first: ${wal.errors[0]}`);
+
+    // Every event of every contender is stored once: a fast wrong answer is not a good figure.
+    const perContender = rounds * (warmup + batches) * 100;
+    const [{ n: restRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'rest%') + (select count(*) from medic_events where event_id like 'rest%') as n`;
+    const [{ n: walRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'wal-%') + (select count(*) from medic_events where event_id like 'wal-%') as n`;
+    if (Number(restRows) !== perContender) notes.push(`MISMATCH: the server stored ${restRows} REST events, expected ${perContender}`);
+    if (Number(walRows) !== walEvents) notes.push(`MISMATCH: the server stored ${walRows} events sent through the queue, expected ${walEvents}`);
+
+    const rate = (x: MedicLoadReport) => (x.events * 1000) / x.measuredMs;
+    const best = (xs: MedicLoadReport[]) => xs.reduce((a, b) => (rate(b) > rate(a) ? b : a));
+    const pct = (ms: number | null, x: MedicLoadReport) => (ms === null ? '-' : `${Math.round((ms * 100) / x.measuredMs)}%`);
+    const rows = [['server  POST /medic/events, 100 per batch', rest], ['raw SQL multi-row inserts, 1 tx per batch', sql]] as const;
+    const head = ['contender', 'best events/s', 'all rounds', 'batch p50 ms', 'p99 ms', 'server CPU', 'postgres CPU', 'loadgen CPU'];
+    const body = rows.map(([label, xs]) => {
+      const b = best(xs);
+      return [label, String(Math.round(rate(b))), xs.map((x) => Math.round(rate(x))).join(' / '), b.p50.toFixed(2), b.p99.toFixed(2), pct(b.cpuMs.server, b), pct(b.cpuMs.postgres, b), pct(b.cpuMs.loadgen, b)];
+    });
+    const widths = head.map((h, i) => Math.max(h.length, ...body.map((x) => x[i].length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+    process.stdout.write(`\n${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${body.map(line).join('\n')}\n`);
+    process.stdout.write('(CPU of the best round as % of one core over the measured window)\n\n');
+
+    const ratio = rate(best(rest)) / rate(best(sql));
+    process.stdout.write(`${'ingest:'.padEnd(10)}${ratio.toFixed(2)}x raw postgres.js multi-row inserts (target >= 0.5x)  ${ratio >= 0.5 ? 'ok' : 'MISSED'}\n`);
+    const paired = rest.map((x, i) => rate(x) / rate(sql[i])).sort((a, b) => a - b);
+    process.stdout.write(`${''.padEnd(10)}(round by round: ${paired.map((x) => x.toFixed(2)).join(', ')}x)\n`);
+    const perEvent = wal.walBytes / wal.events, jsonPerEvent = wal.jsonBytes / wal.events;
+    process.stdout.write(`${'queue:'.padEnd(10)}${perEvent.toFixed(1)} bytes written to disk per event against ${jsonPerEvent.toFixed(1)} JSON bytes per event: write amplification ${(wal.walBytes / wal.jsonBytes).toFixed(3)}x\n`);
+    process.stdout.write(`${''.padEnd(10)}(${wal.events} events, ${wal.walBytes} bytes: records + ack files; enqueue ${wal.enqueueUs.toFixed(1)} us/event (one write(2) each); delivered through the queue at ${Math.round((wal.applied * 1000) / wal.elapsedMs)} events/s; ${wal.dirBytesAfter} bytes left on disk after the last ack)\n`);
+    if (!canPin()) notes.push('taskset missing: nothing was pinned');
+    if (!db.postmasterPid) notes.push('DATABASE_URL given: PostgreSQL CPU not measured');
+    for (const n of notes) process.stdout.write(`note: ${n}\n`);
+    process.stdout.write(`done in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  } finally {
+    await run.close();
+  }
+}
+
+function whole(v: string, name: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
