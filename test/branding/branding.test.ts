@@ -54,7 +54,7 @@ t.test('GET /admin/branding: the defaults, for settings.manage only', async (t) 
     const res = await api('GET', '/admin/branding', o);
     t.equal(res.status, 200, label);
     t.match(res.body, { name: `Guild ${G}`, color: '#c0392b', secondaryColor: '#2c3e50', customIcon: false, iconUploadId: null }, label);
-    t.same(res.body.tabOrder, ['dispatch', 'timeclock', 'incidents', 'personnel', 'stats', 'documents', 'settings'], `${label}: the default order`);
+    t.same(res.body.tabOrder, ['dispatch', 'timeclock', 'incidents', 'personnel', 'stats', 'documents', 'medic', 'settings'], `${label}: the default order`);
   }
   assertError(t, await api('GET', '/admin/branding', { session: disp }), 403, 'a dispatcher');
   assertError(t, await api('GET', '/admin/branding', { key: scoped }), 403, 'a scoped key');
@@ -81,7 +81,7 @@ t.test('PATCH name, colours and tab order: normalised, public at once, audited, 
   t.equal(partial.body.name, 'Feuerwehr Los Santos', 'fields left out stay');
   t.equal(partial.body.secondaryColor, '#ffaa00');
   t.equal((await audits()).slice(-1)[0].actor_kind, 'key');
-  t.same((await patch({ tabOrder: [] })).body.tabOrder, ['dispatch', 'timeclock', 'incidents', 'personnel', 'stats', 'documents', 'settings'], '[] restores the default');
+  t.same((await patch({ tabOrder: [] })).body.tabOrder, ['dispatch', 'timeclock', 'incidents', 'personnel', 'stats', 'documents', 'medic', 'settings'], '[] restores the default');
 });
 
 t.test('without settings.manage: 403, nothing changed, nothing audited', async (t) => {

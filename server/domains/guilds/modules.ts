@@ -3,7 +3,7 @@ export const modules = ['timeclock', 'dispatch', 'incidents', 'personnel', 'stat
 export type ModuleName = (typeof modules)[number];
 
 /** Board tabs in their default order. */
-export const defaultTabOrder = ['dispatch', 'timeclock', 'incidents', 'personnel', 'stats', 'documents', 'settings'];
+export const defaultTabOrder = ['dispatch', 'timeclock', 'incidents', 'personnel', 'stats', 'documents', 'medic', 'settings'];
 
 /** Stored switches merged over the defaults: every known module appears, unknown stored keys do not. */
 export function effectiveModules(stored: Record<string, unknown>): Record<ModuleName, boolean> {

@@ -3,10 +3,10 @@ import { texts } from '../../app/i18n.ts';
 
 const text = texts({
   title: 'Reihenfolge der Reiter', up: 'nach oben', down: 'nach unten', save: 'Reihenfolge speichern',
-  groups: { dispatch: 'Leitstelle', timeclock: 'Stempeluhr', incidents: 'Einsätze', personnel: 'Personal', stats: 'Statistik', documents: 'Dokumente', settings: 'Einstellungen' } as Record<string, string>,
+  groups: { dispatch: 'Leitstelle', timeclock: 'Stempeluhr', incidents: 'Einsätze', personnel: 'Personal', stats: 'Statistik', documents: 'Dokumente', medic: 'Medic', settings: 'Einstellungen' } as Record<string, string>,
 }, {
   title: 'Tab order', up: 'up', down: 'down', save: 'Save order',
-  groups: { dispatch: 'Dispatch', timeclock: 'Time clock', incidents: 'Incidents', personnel: 'Personnel', stats: 'Statistics', documents: 'Documents', settings: 'Settings' } as Record<string, string>,
+  groups: { dispatch: 'Dispatch', timeclock: 'Time clock', incidents: 'Incidents', personnel: 'Personnel', stats: 'Statistics', documents: 'Documents', medic: 'Medic', settings: 'Settings' } as Record<string, string>,
 });
 
 /** The guild's tab order (server's tab names), moved one step at a time; saved as a whole. */
