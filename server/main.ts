@@ -16,6 +16,7 @@ import { createDatabaseHealth, monitorDatabase } from './store/health.ts';
 import { syncEmojis } from './domains/emojis/service.ts';
 import { defaultAutoCloseOptions, startAutoClose, type AutoCloseOptions } from './domains/timeclock/auto-close.ts';
 import { closeCharts } from './domains/stats/charts/index.ts';
+import { startMedicSweep } from './domains/medic/sweep.ts';
 
 export interface RunningServer {
   url: string;
@@ -66,8 +67,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
   /** What the server opened before it listens, closed in reverse: on shutdown, or when it cannot listen. */
   let autoClose: ReturnType<typeof startAutoClose> | null = null;
+  let medicSweep: ReturnType<typeof startMedicSweep> | null = null;
   const closeBehind = async () => {
     await autoClose?.stop();
+    await medicSweep?.stop();
     await chat.close();
     await monitor.stop();
     deps.hub.close();
@@ -83,6 +86,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   log.info('listening', { url: config.publicUrl });
   chat.start(deps, (guildId) => syncEmojis(deps, guildId, null));
   autoClose = startAutoClose(deps, { ...defaultAutoCloseOptions, ...opts.autoClose });
+  medicSweep = startMedicSweep(deps);
   return {
     url: `http://${config.host}:${listening.port}`,
     port: listening.port,

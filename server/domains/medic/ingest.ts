@@ -2,7 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { inGuildTx } from '../../store/tx.ts';
 import { checkImage } from '../uploads/image.ts';
-import { closingTypes, medicLimits, type EventResult, type MedicEvent } from './schema.ts';
+import { closingTypes, medicLimits, type EventResult, type MedicEvent, type PatientSummary, type Vitals } from './schema.ts';
 import * as store from './store.ts';
 import { checkEvent, type Checked } from './validate.ts';
 
@@ -33,7 +33,7 @@ async function imageOf(e: Imaging, index: number): Promise<CheckedImage | Reject
   }
 }
 
-interface SimFile extends store.FileWrite { isNew: boolean }
+interface SimFile extends store.FileWrite { isNew: boolean; injuries: number; lastVitals: Vitals | null }
 
 /** The stored fields of an event besides the envelope (images: without their bytes). */
 function dataOf(e: MedicEvent): Record<string, unknown> {
@@ -66,7 +66,8 @@ export async function ingest(deps: Deps, guildId: string, raw: unknown[]) {
   const valid = checked.filter((c): c is Extract<Checked, { ok: true }> => c.ok);
   if (valid.length) {
     await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
-      for (const s of await apply(tx.sql, guildId, valid, images, results)) tx.emit('medic', { op: 'upsert', key: String(s.fileId), value: s });
+      const failed = (err: unknown) => deps.log.error('medic ingest write failed; the transaction is rolled back', { guildId, error: String(err) });
+      for (const s of await apply(tx.sql, guildId, valid, images, results, failed)) tx.emit('medic', { op: 'upsert', key: String(s.fileId), value: s });
     });
   }
   let applied = 0, duplicates = 0;
@@ -78,35 +79,39 @@ type Valid = Extract<Checked, { ok: true }>;
 type Conn = Parameters<typeof store.storedIds>[0];
 
 /**
- * The batch inside its transaction: reads (lock, stored ids, open files, their injuries) are
- * pipelined, the batch is walked in order in memory, then each table gets one write.
- * Returns the summaries of the touched files as committed.
+ * The batch inside its transaction in two round trips: the reads (lock, stored ids, open files with
+ * their injury count and newest sample, citizens' states) pipelined; the batch walked in order in
+ * memory; then one write per table, not awaited here: they travel with the outbox statement and
+ * COMMIT (inGuildTx), and a failed write fails those, so nothing commits. Returns the touched files'
+ * summaries as they will be committed (built from the reads and the batch).
  */
-async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<number, CheckedImage>, results: EventResult[]) {
+async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<number, CheckedImage>, results: EventResult[], failed: (err: unknown) => void) {
   const citizens = [...new Set(valid.map((c) => c.event.citizenId))];
   const needInjuries = valid.some((c) => c.event.type === 'injury_changed' || c.event.type === 'injury_added');
-  const lock = store.lockIngest(db, guildId);
-  const [, stored, open] = await Promise.all([lock, store.storedIds(db, guildId, valid.map((c) => c.event.id)), store.openFilesOf(db, guildId, citizens)]);
-  const injuries = new Map<string, store.InjuryRow>(); // `${fileKey}\n${injuryId}`
+  const [, stored, open, states] = await Promise.all([
+    store.lockIngest(db, guildId), store.storedIds(db, guildId, valid.map((c) => c.event.id)),
+    store.openFilesOf(db, guildId, citizens), store.statesOf(db, guildId, citizens),
+  ]);
+  const injuries = new Map<string, store.InjuryRow>(); // `${fileId}\n${injuryId}` → as it stands
   if (needInjuries && open.length) for (const i of await store.injuriesOfFiles(db, guildId, open.map((f) => f.id))) injuries.set(`${i.fileId}\n${i.injuryId}`, i);
 
-  const files = new Map<number, SimFile>(); // touched files by id; new ones by a negative placeholder until ids are drawn
+  const files = new Map<number, SimFile>(); // touched files; new ones under a negative placeholder id until ids are drawn
   const openBy = new Map<string, SimFile>();
   for (const f of open) openBy.set(f.citizenId, { ...f, closedAt: null, outcome: null, isNew: false });
   let placeholder = 0;
   const fileFor = (citizenId: string, at: number): SimFile => {
     let f = openBy.get(citizenId);
     if (!f) {
-      f = { id: --placeholder, citizenId, name: null, openedAt: at, lastEventAt: at, closedAt: null, outcome: null, isNew: true };
+      f = { id: --placeholder, citizenId, name: null, openedAt: at, lastEventAt: at, closedAt: null, outcome: null, isNew: true, injuries: 0, lastVitals: null };
       openBy.set(citizenId, f);
     }
     files.set(f.id, f);
     return f;
   };
   const events: (store.EventRow & { file: SimFile | null; imageIndex?: number })[] = [];
-  const vitals: { file: SimFile; e: Extract<MedicEvent, { type: 'vitals' }> }[] = [];
-  const dirtyInjuries = new Set<store.InjuryRow>();
-  const injuryFile = new Map<store.InjuryRow, SimFile>();
+  const v = store.emptyVitals();
+  const vitalFiles: SimFile[] = [];
+  const changed = new Map<store.InjuryRow, SimFile>(); // injuries to write, with their file
   const seen = new Set<string>();
 
   for (const { event: e, index } of valid) {
@@ -114,10 +119,21 @@ async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<numb
       results[index].status = 'duplicate';
       continue;
     }
+    if (e.type === 'vitals') { // the bulk: no object per sample beyond the column arrays
+      seen.add(e.id);
+      const f = fileFor(e.citizenId, e.at);
+      if (e.at > f.lastEventAt) f.lastEventAt = e.at;
+      vitalFiles.push(f); v.eventId.push(e.id); v.at.push(e.at);
+      v.heartRate.push(e.heartRate ?? null); v.systolic.push(e.systolic ?? null); v.diastolic.push(e.diastolic ?? null);
+      v.spo2.push(e.spo2 ?? null); v.respRate.push(e.respRate ?? null); v.temperature.push(e.temperature ?? null); v.gcs.push(e.gcs ?? null);
+      if (!f.lastVitals || e.at >= f.lastVitals.at) {
+        f.lastVitals = { at: e.at, heartRate: e.heartRate ?? null, systolic: e.systolic ?? null, diastolic: e.diastolic ?? null, spo2: e.spo2 ?? null, respRate: e.respRate ?? null, temperature: e.temperature ?? null, gcs: e.gcs ?? null };
+      }
+      continue;
+    }
     if (e.type === 'injury_changed') {
       const f = openBy.get(e.citizenId);
-      const injury = f && injuries.get(`${f.id}\n${e.injuryId}`);
-      if (!f || !injury) {
+      if (!f || !injuries.has(`${f.id}\n${e.injuryId}`)) {
         results[index] = { id: e.id, index, status: 'rejected', code: 400, error: `events[${index}].injuryId "${e.injuryId}" is not an injury of the citizen's open patient file` };
         continue;
       }
@@ -137,37 +153,22 @@ async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<numb
     }
     const f = fileFor(e.citizenId, e.at);
     f.lastEventAt = Math.max(f.lastEventAt, e.at);
-    switch (e.type) {
-      case 'vitals':
-        vitals.push({ file: f, e });
-        continue;
-      case 'patient_admitted':
-        if (e.name !== undefined) f.name = e.name;
-        break;
-      case 'injury_added': {
-        const row: store.InjuryRow = { fileId: f.id, injuryId: e.injuryId, bodyPart: e.bodyPart, kind: e.kind, severity: e.severity, bleeding: e.bleeding ?? 0, state: 'open', addedAt: e.at, changedAt: e.at };
-        const old = injuries.get(`${f.id}\n${e.injuryId}`);
-        if (old) dirtyInjuries.delete(old);
-        injuries.set(`${f.id}\n${e.injuryId}`, row);
-        dirtyInjuries.add(row);
-        injuryFile.set(row, f);
-        break;
-      }
-      case 'injury_changed': {
-        const row = injuries.get(`${f.id}\n${e.injuryId}`)!;
-        if (e.severity !== undefined) row.severity = e.severity;
-        if (e.bleeding !== undefined) row.bleeding = e.bleeding;
-        if (e.state !== undefined) row.state = e.state;
-        row.changedAt = e.at;
-        dirtyInjuries.add(row);
-        injuryFile.set(row, f);
-        break;
-      }
+    if (e.type === 'patient_admitted' && e.name !== undefined) f.name = e.name;
+    if (e.type === 'injury_added' || e.type === 'injury_changed') {
+      const k = `${f.id}\n${e.injuryId}`;
+      const old = injuries.get(k);
+      const row: store.InjuryRow = e.type === 'injury_added'
+        ? { fileId: f.id, injuryId: e.injuryId, bodyPart: e.bodyPart, kind: e.kind, severity: e.severity, bleeding: e.bleeding ?? 0, state: 'open', addedAt: e.at, changedAt: e.at }
+        : { ...old!, severity: e.severity ?? old!.severity, bleeding: e.bleeding ?? old!.bleeding, state: e.state ?? old!.state, changedAt: e.at };
+      if (old) changed.delete(old);
+      f.injuries += (row.state !== 'healed' ? 1 : 0) - (old && old.state !== 'healed' ? 1 : 0);
+      injuries.set(k, row);
+      changed.set(row, f);
     }
     events.push({ eventId: e.id, fileId: null, file: f, citizenId: e.citizenId, type: e.type, at: e.at, data: dataOf(e), imageIndex: e.type === 'imaging' ? index : undefined });
   }
 
-  // ids for files opened by this batch, then closes before opens (one open file per citizen)
+  // ids for the files this batch opens; closes are written before opens (one open file per citizen)
   const created = [...files.values()].filter((f) => f.isNew);
   if (created.length) {
     const ids = await store.newFileIds(db, created.length);
@@ -182,21 +183,20 @@ async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<numb
     if (ev.imageIndex !== undefined) writes.push(store.insertImage(db, guildId, { fileId: ev.fileId!, eventId: ev.eventId, ...images.get(ev.imageIndex)! }));
   }
   if (events.length) writes.push(store.insertEvents(db, guildId, events));
-  if (vitals.length) {
-    const v = store.emptyVitals();
-    for (const { file, e } of vitals) {
-      v.fileId.push(file.id); v.eventId.push(e.id); v.at.push(e.at);
-      v.heartRate.push(e.heartRate ?? null); v.systolic.push(e.systolic ?? null); v.diastolic.push(e.diastolic ?? null);
-      v.spo2.push(e.spo2 ?? null); v.respRate.push(e.respRate ?? null); v.temperature.push(e.temperature ?? null); v.gcs.push(e.gcs ?? null);
-    }
+  if (vitalFiles.length) {
+    v.fileId = vitalFiles.map((f) => f.id);
     writes.push(store.insertVitals(db, guildId, v));
   }
-  if (dirtyInjuries.size) {
-    const rows = [...dirtyInjuries].map((r) => ({ ...r, fileId: injuryFile.get(r)!.id }));
-    writes.push(store.upsertInjuries(db, guildId, rows));
-  }
-  const touched = [...files.values()].map((f) => f.id);
-  // issued after the writes on the same connection, so it reads them; one await, so no rejection is left unhandled
-  const [summaries] = await Promise.all([touched.length ? store.summariesOf(db, guildId, touched) : [], ...writes]);
-  return summaries;
+  if (changed.size) writes.push(store.upsertInjuries(db, guildId, [...changed].map(([r, f]) => ({ ...r, fileId: f.id }))));
+  for (const w of writes) w.catch(failed);
+  if (!files.size) await Promise.all(writes); // no topic op: inGuildTx sends a bare COMMIT, which must not follow a failed write
+  return [...files.values()].map((f) => summaryOf(f, states.get(f.citizenId) ?? null));
+}
+
+function summaryOf(f: SimFile, state: PatientSummary['state']): PatientSummary {
+  return {
+    fileId: f.id, citizenId: f.citizenId, name: f.name ?? state?.name ?? null, status: f.closedAt === null ? 'open' : 'closed',
+    outcome: (f.outcome as PatientSummary['outcome']) ?? null, openedAt: f.openedAt, closedAt: f.closedAt, lastEventAt: f.lastEventAt,
+    state, injuries: f.injuries, lastVitals: f.lastVitals,
+  };
 }

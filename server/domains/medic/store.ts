@@ -23,11 +23,23 @@ export async function storedIds(db: Conn, guildId: string, ids: string[]): Promi
   return new Set(rows.map((r) => r.event_id as string));
 }
 
-export interface OpenFile { id: number; citizenId: string; name: string | null; openedAt: number; lastEventAt: number }
+export interface OpenFile {
+  id: number; citizenId: string; name: string | null; openedAt: number; lastEventAt: number;
+  /** Injuries not healed, and the newest vital sample, as stored: the ingest builds the file's summary from them and the batch. */
+  injuries: number; lastVitals: Vitals | null;
+}
 export async function openFilesOf(db: Conn, guildId: string, citizens: string[]): Promise<OpenFile[]> {
-  const rows = await run(db, `select id, citizen_id, name, opened_at, last_event_at from medic_files
-    where guild_id = $1 and citizen_id = any($2::text[]) and closed_at is null`, [guildId, citizens]);
-  return rows.map((r) => ({ id: Number(r.id), citizenId: r.citizen_id, name: r.name, openedAt: Number(r.opened_at), lastEventAt: Number(r.last_event_at) }));
+  const rows = await run(db, `select f.id, f.citizen_id, f.name, f.opened_at, f.last_event_at, ${injuryCount} as injuries, ${lastVitals} as last_vitals
+    from medic_files f where f.guild_id = $1 and f.citizen_id = any($2::text[]) and f.closed_at is null`, [guildId, citizens]);
+  return rows.map((r) => ({
+    id: Number(r.id), citizenId: r.citizen_id, name: r.name, openedAt: Number(r.opened_at), lastEventAt: Number(r.last_event_at),
+    injuries: Number(r.injuries), lastVitals: r.last_vitals ?? null,
+  }));
+}
+
+export async function statesOf(db: Conn, guildId: string, citizens: string[]): Promise<Map<string, CitizenState>> {
+  const rows = await run(db, 'select * from medic_citizen_states where guild_id = $1 and citizen_id = any($2::text[])', [guildId, citizens]);
+  return new Map(rows.map((r) => [r.citizen_id as string, stateOf(r)!]));
 }
 
 export interface InjuryRow {
@@ -111,11 +123,12 @@ export async function insertImage(db: Conn, guildId: string, i: ImageWrite): Pro
 
 const stateColumns = `s.citizen_id as s_citizen_id, s.at as s_at, s.state as s_state, s.health as s_health, s.armor as s_armor,
   s.conscious as s_conscious, s.bleeding as s_bleeding, s.position as s_position, s.name as s_name, s.updated_at as s_updated_at`;
+const injuryCount = `(select count(*) from medic_injuries i where i.guild_id = f.guild_id and i.file_id = f.id and i.state <> 'healed')`;
+const lastVitals = `(select json_build_object('at', v.at, 'heartRate', v.heart_rate, 'systolic', v.systolic, 'diastolic', v.diastolic, 'spo2', v.spo2,
+    'respRate', v.resp_rate, 'temperature', v.temperature, 'gcs', v.gcs)
+  from medic_vitals v where v.guild_id = f.guild_id and v.file_id = f.id order by v.at desc limit 1)`;
 const summarySelect = `select f.id, f.citizen_id, f.name, f.opened_at, f.closed_at, f.outcome, f.last_event_at, ${stateColumns},
-    (select count(*) from medic_injuries i where i.guild_id = f.guild_id and i.file_id = f.id and i.state <> 'healed') as injuries,
-    (select json_build_object('at', v.at, 'heartRate', v.heart_rate, 'systolic', v.systolic, 'diastolic', v.diastolic, 'spo2', v.spo2,
-       'respRate', v.resp_rate, 'temperature', v.temperature, 'gcs', v.gcs)
-     from medic_vitals v where v.guild_id = f.guild_id and v.file_id = f.id order by v.at desc limit 1) as last_vitals
+    ${injuryCount} as injuries, ${lastVitals} as last_vitals
   from medic_files f left join medic_citizen_states s on s.guild_id = f.guild_id and s.citizen_id = f.citizen_id`;
 
 export function stateOf(r: postgres.Row, prefix = ''): CitizenState | null {

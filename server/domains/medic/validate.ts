@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { eventSchemas, eventTypes, GameId, type EventType, type MedicEvent } from './schema.ts';
+import { eventSchemas, eventTypes, GameId, medicLimits, type EventType, type MedicEvent } from './schema.ts';
 
 export type Checked =
   | { ok: true; index: number; event: MedicEvent }
@@ -10,9 +10,9 @@ const plural = (n: number | bigint, one: string) => `${n} ${one}${Number(n) === 
 
 /** Messages relative to the field, so `events[2].heartRate` + message reads as one sentence. */
 function message(iss: z.core.$ZodRawIssue): string | undefined {
+  if (iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value')) return 'is required';
   switch (iss.code) {
     case 'invalid_type':
-      if (iss.input === undefined) return 'is required';
       return iss.expected === 'int' ? 'must be an integer' : `must be ${a(String(iss.expected))}`;
     case 'too_big':
       if (iss.origin === 'string') return `has at most ${plural(iss.maximum as number, 'character')}`;
@@ -27,7 +27,7 @@ function message(iss: z.core.$ZodRawIssue): string | undefined {
     case 'unrecognized_keys':
       return `has ${iss.keys.length === 1 ? 'an unknown field' : 'unknown fields'} ${iss.keys.join(', ')}`;
     case 'invalid_key':
-      return 'has an invalid key';
+      return 'is not a valid name (1..40 characters)';
     default:
       return undefined;
   }
@@ -46,6 +46,7 @@ const idOf = (raw: unknown): string | null => {
  * field (`events[2].heartRate must be at most 300`). Images are checked later (their bytes).
  */
 export function checkEvent(raw: unknown, index: number): Checked {
+  if (isPlainVitals(raw)) return { ok: true, index, event: raw as MedicEvent };
   const id = idOf(raw);
   const fail = (error: string): Checked => ({ ok: false, index, id, code: 400, error });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail(`events[${index}] must be an object`);
@@ -58,4 +59,35 @@ export function checkEvent(raw: unknown, index: number): Checked {
   if (parsed.success) return { ok: true, index, event: parsed.data as MedicEvent };
   const iss = parsed.error.issues[0];
   return fail(`${where(index, iss.path)} ${iss.message}`);
+}
+
+const ID = /^[A-Za-z0-9._:-]{1,64}$/;
+/** Vital fields and their bounds, as in schema.ts (`vitals`); temperature alone may be fractional. */
+const vitalBounds: Record<string, [number, number, boolean]> = {
+  heartRate: [0, 300, true], systolic: [0, 300, true], diastolic: [0, 200, true], spo2: [0, 100, true],
+  respRate: [0, 80, true], temperature: [25, 45, false], gcs: [3, 15, true],
+};
+
+/**
+ * The bulk of every batch, checked without zod: a vitals event that is valid as it is (the same
+ * rules as its schema). Anything else, valid or not, goes through the schema, which also words
+ * the errors.
+ */
+function isPlainVitals(raw: unknown): boolean {
+  if (raw === null || typeof raw !== 'object' || Object.getPrototypeOf(raw) !== Object.prototype) return false;
+  const e = raw as Record<string, unknown>;
+  if (e.type !== 'vitals' || typeof e.id !== 'string' || !ID.test(e.id) || typeof e.citizenId !== 'string' || !ID.test(e.citizenId)) return false;
+  const at = e.at;
+  if (typeof at !== 'number' || !Number.isInteger(at) || at < medicLimits.earliestAt || at > Date.now() + medicLimits.aheadMs) return false;
+  let fields = 0;
+  for (const k in e) {
+    if (k === 'type' || k === 'id' || k === 'citizenId' || k === 'at') continue;
+    const b = vitalBounds[k];
+    const x = e[k];
+    if (!b || !Object.hasOwn(vitalBounds, k)) return false;
+    if (x === undefined) continue;
+    if (typeof x !== 'number' || !(x >= b[0] && x <= b[1]) || (b[2] && !Number.isInteger(x))) return false;
+    fields++;
+  }
+  return fields > 0;
 }

@@ -1,0 +1,92 @@
+import type { Deps } from '../../deps.ts';
+import type { Sql } from '../../store/db.ts';
+import { medicLimits } from './schema.ts';
+
+export interface MedicSweepOptions {
+  /** How often a node downsamples vital samples older than the raw retention (hourly). */
+  everyMs: number;
+}
+export const defaultMedicSweepOptions: MedicSweepOptions = { everyMs: 3600_000 };
+
+const MINUTE = 60_000;
+/** One statement handles at most this much game time of one file: a bounded delete, never a whole year at once. */
+const CHUNK_MS = 3600_000;
+
+/**
+ * Replaces the raw vital samples of one file in [from, to) (minute-aligned) by one mean row per
+ * minute (flagged downsampled, `samples` = how many it stands for), in one statement: a sample is
+ * averaged exactly once, also when two nodes sweep the same file (the second finds them deleted).
+ */
+async function downsample(sql: Sql, guildId: string, fileId: number, from: number, to: number): Promise<number> {
+  const rows = await sql`with gone as (
+      delete from medic_vitals where guild_id = ${guildId} and file_id = ${fileId} and at >= ${from} and at < ${to} and not downsampled
+      returning at, heart_rate, systolic, diastolic, spo2, resp_rate, temperature, gcs, samples
+    ), written as (
+      insert into medic_vitals (guild_id, file_id, at, heart_rate, systolic, diastolic, spo2, resp_rate, temperature, gcs, downsampled, samples)
+      select ${guildId}, ${fileId}, (at / ${MINUTE}) * ${MINUTE}, round(avg(heart_rate)), round(avg(systolic)), round(avg(diastolic)), round(avg(spo2)),
+        round(avg(resp_rate)), avg(temperature), round(avg(gcs)), true, sum(samples)
+      from gone group by at / ${MINUTE}
+      returning 1
+    )
+    select (select count(*) from gone) as removed`;
+  return Number(rows[0].removed);
+}
+
+/**
+ * One sweep over every guild: for each file whose samples the sweep has not reached up to the
+ * cutoff (now − 30 days, minute-aligned), raw samples before the cutoff become one mean per
+ * minute, an hour of game time per statement, then the file's watermark moves to the cutoff.
+ * Files quiet since before their watermark drop out of the sweep's index. Returns what it did.
+ */
+export async function sweepVitals(sql: Sql, opts: { now?: number; stop?: () => boolean } = {}) {
+  const cutoff = Math.floor(((opts.now ?? Date.now()) - medicLimits.rawRetentionMs) / MINUTE) * MINUTE;
+  let files = 0, removed = 0;
+  for (;;) {
+    const due = await sql`select guild_id, id, vitals_swept_to from medic_files
+      where vitals_swept_to <= last_event_at and opened_at < ${cutoff} and vitals_swept_to < ${cutoff}
+      order by opened_at limit 100`;
+    if (!due.length) break;
+    for (const f of due) {
+      if (opts.stop?.()) return { files, removed, cutoff };
+      const fileId = Number(f.id);
+      let from = Number(f.vitals_swept_to);
+      for (;;) {
+        const [next] = await sql`select min(at) as at from medic_vitals
+          where guild_id = ${f.guild_id} and file_id = ${fileId} and at >= ${from} and at < ${cutoff} and not downsampled`;
+        if (next.at === null) break;
+        const start = Math.floor(Number(next.at) / MINUTE) * MINUTE;
+        const end = Math.min(start + CHUNK_MS, cutoff);
+        removed += await downsample(sql, f.guild_id, fileId, start, end);
+        from = end;
+      }
+      await sql`update medic_files set vitals_swept_to = ${cutoff} where guild_id = ${f.guild_id} and id = ${fileId} and vitals_swept_to < ${cutoff}`;
+      files++;
+    }
+  }
+  return { files, removed, cutoff };
+}
+
+/** Sweeps every `everyMs` (with jitter, so nodes do not sweep in the same millisecond); stop() waits for a sweep under way. */
+export function startMedicSweep(deps: Deps, opts: MedicSweepOptions = defaultMedicSweepOptions) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  function schedule() {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = (deps.dbHealth.up ? sweepVitals(deps.sql, { stop: () => stopped }) : Promise.resolve(null))
+        .then((done) => { if (done?.removed) deps.log.info('medic vital samples downsampled', done); })
+        .catch((err) => deps.log.warn('downsampling medic vital samples failed; trying again at the next sweep', { error: String(err) }))
+        .finally(() => { running = null; schedule(); });
+    }, opts.everyMs * (0.9 + Math.random() * 0.2));
+    timer.unref();
+  }
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
