@@ -87,7 +87,7 @@ async function bundleDeclarations(tmp) {
   // Relative imports as `./x.js` (ES) / `./x.cjs` (CommonJS twins), which TypeScript maps to the declarations.
   for (const f of readdirSync(out).filter((f) => f.endsWith('.d.ts'))) {
     const text = readFileSync(join(out, f), 'utf8');
-    const rel = (ext) => text.replace(/(from\s+|import\()(['"])(\.\/[^'"]+?)\.d\.ts\2/g, `$1$2$3.${ext}$2`);
+    const rel = (ext) => text.replace(/(from\s+|import\()(['"])(\.\/[^'"]+?)\.(?:d\.ts|js)\2/g, `$1$2$3.${ext}$2`);
     writeFileSync(join(out, f), rel('js'));
     writeFileSync(join(out, f.replace(/\.d\.ts$/, '.d.cts')), rel('cjs'));
   }
