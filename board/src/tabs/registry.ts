@@ -11,15 +11,16 @@ import { StatsTab } from './stats.tsx';
 import { SettingsTab } from './settings.tsx';
 import { DocumentsTab, showsLetterheads, showsUploads } from './documents.tsx';
 import { SetupTab } from './setup/setup-tab.tsx';
+import { MedicTab, showsMedic } from './medic.tsx';
 
-export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'stats' | 'documents' | 'settings' | 'setup';
+export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'stats' | 'documents' | 'medic' | 'settings' | 'setup';
 
 /** A board section: `group` is its entry in the guild's `tabOrder` (branding), `shown` its module and rights. */
 export interface Tab { id: TabId; group: string; Component: ComponentType; shown: () => boolean }
 
 export const tabLabels = texts<Record<TabId, string>>(
-  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', stats: 'Statistik', documents: 'Dokumente', settings: 'Einstellungen', setup: 'Einrichtung' },
-  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', incidents: 'Incidents', stats: 'Statistics', documents: 'Documents', settings: 'Settings', setup: 'Setup' },
+  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', stats: 'Statistik', documents: 'Dokumente', medic: 'Medic', settings: 'Einstellungen', setup: 'Einrichtung' },
+  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', incidents: 'Incidents', stats: 'Statistics', documents: 'Documents', medic: 'Medic', settings: 'Settings', setup: 'Setup' },
 );
 
 const allTabs: Tab[] = [
@@ -31,6 +32,7 @@ const allTabs: Tab[] = [
   { id: 'incidents', group: 'incidents', Component: IncidentsTab, shown: () => moduleOn('incidents') && can('dispatch.view') },
   { id: 'stats', group: 'stats', Component: StatsTab, shown: () => moduleOn('stats') && (can('stats.leaderboard.view') || can('timeclock.own.use')) },
   { id: 'documents', group: 'documents', Component: DocumentsTab, shown: () => showsLetterheads() || showsUploads() },
+  { id: 'medic', group: 'medic', Component: MedicTab, shown: showsMedic },
   { id: 'settings', group: 'settings', Component: SettingsTab, shown: () => can('settings.manage') },
   { id: 'setup', group: 'settings', Component: SetupTab, shown: () => can('settings.manage') },
 ];

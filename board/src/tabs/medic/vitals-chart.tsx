@@ -1,0 +1,153 @@
+import { clockTime, lang } from '../../app/i18n.ts';
+import type { VitalSeries, Vitals } from './types.ts';
+import { useWidth } from './use-width.ts';
+import { medicText } from './words.ts';
+
+type Key = 'heartRate' | 'systolic' | 'diastolic' | 'respRate' | 'spo2';
+/** The drawn series: colour class, panel (top: per minute and mmHg; bottom: SpO₂ in %). */
+const series: { key: Key; cls: string; panel: 'top' | 'spo2'; dashed?: boolean }[] = [
+  { key: 'heartRate', cls: 's-hr', panel: 'top' },
+  { key: 'systolic', cls: 's-sys', panel: 'top' },
+  { key: 'diastolic', cls: 's-dia', panel: 'top', dashed: true },
+  { key: 'respRate', cls: 's-resp', panel: 'top' },
+  { key: 'spo2', cls: 's-spo2', panel: 'spo2' },
+];
+
+const pad = { left: 40, right: 14, top: 10 };
+const topH = 190;
+const gap = 18;
+const spo2H = 80;
+const axisH = 26;
+const height = pad.top + topH + gap + spo2H + axisH;
+
+/** A tick step (seconds) giving at most `max` ticks over `spanS`. */
+function timeStep(spanS: number, max: number): number {
+  const steps = [10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400];
+  return steps.find((s) => spanS / s <= max) ?? 86400 * Math.ceil(spanS / 86400 / max);
+}
+
+function timeLabel(ms: number, withSeconds: boolean): string {
+  if (!withSeconds) return clockTime(ms);
+  return new Date(ms).toLocaleTimeString(lang.value === 'en' ? 'en-GB' : 'de-DE', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+/** Polyline point lists of one series, broken where a sample lacks the value. */
+function runs(points: Vitals[], key: Key, x: (at: number) => number, y: (v: number) => number): { lines: string[]; dots: [number, number][] } {
+  const lines: string[] = [];
+  const dots: [number, number][] = [];
+  let run: string[] = [];
+  for (const p of points) {
+    const v = p[key];
+    if (v === null) {
+      if (run.length) lines.push(run.join(' '));
+      run = [];
+      continue;
+    }
+    const px = x(p.at);
+    const py = y(v);
+    run.push(`${px.toFixed(1)},${py.toFixed(1)}`);
+    dots.push([px, py]);
+  }
+  if (run.length) lines.push(run.join(' '));
+  return { lines, dots };
+}
+
+/** The latest value of a series, for the legend. */
+const latest = (points: Vitals[], key: keyof Omit<Vitals, 'at'>) => {
+  for (let i = points.length - 1; i >= 0; i--) if (points[i][key] !== null) return points[i][key];
+  return null;
+};
+
+/**
+ * Vital signs over time, drawn here as SVG at the element's real width: heart rate, blood pressure
+ * (systolic and diastolic) and respiratory rate on the upper panel, SpO₂ on the lower, one time axis.
+ */
+export function VitalsChart({ vitals }: { vitals: VitalSeries }) {
+  const { ref, width } = useWidth<HTMLDivElement>();
+  return (
+    <div ref={ref} class="vitals-wrap">
+      {vitals.points.length ? <Chart vitals={vitals} width={width} /> : <p class="muted" id="vitals-none">{medicText().noVitals}</p>}
+    </div>
+  );
+}
+
+function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
+  const t = medicText();
+  const points = vitals.points;
+
+  const first = points[0].at;
+  const last = points[points.length - 1].at;
+  const x0 = last > first ? first : first - 60_000;
+  const x1 = last > first ? last : last + 60_000;
+  const plotW = width - pad.left - pad.right;
+  const x = (at: number) => pad.left + ((at - x0) / (x1 - x0)) * plotW;
+
+  const topValues = points.flatMap((p) => [p.heartRate, p.systolic, p.diastolic, p.respRate]).filter((v): v is number => v !== null);
+  const topMax = Math.max(160, Math.ceil((Math.max(0, ...topValues) + 10) / 40) * 40);
+  const yTop = (v: number) => pad.top + topH - (v / topMax) * topH;
+  const spo2Values = points.map((p) => p.spo2).filter((v): v is number => v !== null);
+  const spo2Min = Math.min(80, Math.floor((Math.min(100, ...spo2Values) - 2) / 10) * 10);
+  const spo2Top = pad.top + topH + gap;
+  const ySpo2 = (v: number) => spo2Top + spo2H - ((v - spo2Min) / (100 - spo2Min)) * spo2H;
+
+  const spanS = (x1 - x0) / 1000;
+  const step = timeStep(spanS, Math.max(2, Math.floor(plotW / 80)));
+  const ticks: number[] = [];
+  for (let s = Math.ceil(x0 / 1000 / step) * step; s * 1000 <= x1; s += step) ticks.push(s * 1000);
+  const topTicks = Array.from({ length: topMax / 40 + 1 }, (_, i) => i * 40);
+  const spo2Ticks = Array.from({ length: Math.floor((100 - spo2Min) / 10) + 1 }, (_, i) => spo2Min + i * 10);
+  const dotsToo = points.length <= 60;
+  const labels: Record<Key, string> = { heartRate: t.heartRate, systolic: t.systolic, diastolic: t.diastolic, respRate: t.respRate, spo2: t.spo2 };
+  const units: Record<Key, string> = { heartRate: t.bpm, systolic: t.mmHg, diastolic: t.mmHg, respRate: t.bpm, spo2: t.percent };
+  const temp = latest(points, 'temperature');
+  const gcs = latest(points, 'gcs');
+
+  return (
+    <figure class="vitals-chart" id="vitals-chart" data-count={vitals.count} data-downsampled={String(vitals.downsampled)}>
+      <div class="chart-box">
+        <svg width={width} height={height} role="img" aria-label={`${t.chartLabel}: ${t.samples(vitals.count)}`}>
+          <g class="gridlines">
+            {topTicks.map((v) => <line x1={pad.left} x2={width - pad.right} y1={yTop(v)} y2={yTop(v)} />)}
+            {spo2Ticks.map((v) => <line x1={pad.left} x2={width - pad.right} y1={ySpo2(v)} y2={ySpo2(v)} />)}
+            {ticks.map((at) => <line class="v" x1={x(at)} x2={x(at)} y1={pad.top} y2={spo2Top + spo2H} />)}
+          </g>
+          <g class="axis">
+            {topTicks.map((v) => <text x={pad.left - 6} y={yTop(v) + 4} text-anchor="end">{v}</text>)}
+            {spo2Ticks.map((v) => <text x={pad.left - 6} y={ySpo2(v) + 4} text-anchor="end">{v}</text>)}
+            <text class="unit" x={pad.left + 4} y={pad.top + 12}>{t.bpm} · {t.mmHg}</text>
+            <text class="unit" x={pad.left + 4} y={spo2Top + 12}>{t.spo2} %</text>
+            <line class="base" x1={pad.left} x2={width - pad.right} y1={spo2Top + spo2H} y2={spo2Top + spo2H} />
+            {ticks.map((at) => <text x={x(at)} y={spo2Top + spo2H + 17} text-anchor="middle">{timeLabel(at, step < 60)}</text>)}
+          </g>
+          {series.map((s) => {
+            const { lines, dots } = runs(points, s.key, x, s.panel === 'top' ? yTop : ySpo2);
+            return (
+              <g class={`series ${s.cls}`} data-series={s.key} data-points={dots.length}>
+                {lines.map((pts) => <polyline points={pts} stroke-dasharray={s.dashed ? '5 3' : undefined} />)}
+                {(dotsToo || lines.every((l) => !l.includes(' '))) && dots.map(([cx, cy]) => <circle cx={cx} cy={cy} r={2.5} />)}
+              </g>
+            );
+          })}
+        </svg>
+      </div>
+      <figcaption>
+        <ul class="legend" id="vitals-legend">
+          {series.map((s) => {
+            const v = latest(points, s.key);
+            return (
+              <li class={s.cls}><span class={s.dashed ? 'swatch dashed' : 'swatch'} aria-hidden="true" />
+                {labels[s.key]}{v !== null && <b>{v} {units[s.key]}</b>}</li>
+            );
+          })}
+          {temp !== null && <li class="plain">{t.temperature} <b>{temp.toLocaleString(lang.value === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 1 })} °C</b></li>}
+          {gcs !== null && <li class="plain">{t.gcs} <b>{gcs}</b></li>}
+        </ul>
+        <span class="muted chart-note">
+          {vitals.downsampled
+            ? <span class="pill flag" id="vitals-downsampled">{t.downsampled(vitals.count, points.length)}</span>
+            : t.samples(vitals.count)}
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
