@@ -91,24 +91,26 @@ out.medic = typeof medic.createMedicSync;
 console.log(JSON.stringify(out));
 `;
 
-const cjs = `
+// A FiveM resource: game.cjs and medic.cjs copied next to it (no node_modules anywhere above), no global fetch.
+const resource = `
 delete globalThis.fetch; // like FiveM's Node 16: the game bridge falls back to node:http
-const { createGameBridge } = require('@dispatch-terminal/client/game');
-const medic = require('@dispatch-terminal/client/medic');
-const { DT_URL: url, DT_KEY: apiKey, DT_GAME_KEY: gameKey } = process.env;
+const { createGameBridge } = require('./dt-client/game.cjs');
+const medic = require('./dt-client/medic.cjs');
+const { DT_URL: url, DT_GAME_KEY: gameKey } = process.env;
 (async () => {
   const out = {};
   const game = createGameBridge({ baseUrl: url, apiKey: gameKey });
   out.report = (await game.reportCall({ externalId: 'cjs-1', title: 'Unfall' })).externalId;
   out.medic = typeof medic.createMedicSync;
-  out.modules = ['@dispatch-terminal/client', '@dispatch-terminal/client/live', '@dispatch-terminal/client/alarm']
-    .map((m) => Object.keys(require(m)).length > 0);
   console.log(JSON.stringify(out));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
 const cjsTyped = `
 const { createDispatchClient } = require('@dispatch-terminal/client');
+require('@dispatch-terminal/client/alarm');
+require('@dispatch-terminal/client/game');
+require('@dispatch-terminal/client/medic');
 const { createLiveBoard } = require('@dispatch-terminal/client/live');
 const WebSocket = require('ws');
 const { DT_URL: url, DT_KEY: apiKey } = process.env;
@@ -123,10 +125,14 @@ const { DT_URL: url, DT_KEY: apiKey } = process.env;
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
-t.test('plain node: every entry imported (ESM) and required (CJS), each making a real call', async (t) => {
+t.test('plain node: every entry imported (ESM) and required (CJS); game and medic as files of a FiveM resource', async (t) => {
   const env = { DT_URL: server.url, DT_KEY: key, DT_GAME_KEY: gameKey, DT_LINK: await createLoginLink(server.sql, server.url, G, '310000000000000001') };
   writeFileSync(join(app, 'esm.mjs'), esm);
-  writeFileSync(join(app, 'game.cjs'), cjs);
+  const res = join(work, 'resource');
+  mkdirSync(join(res, 'dt-client'), { recursive: true });
+  for (const f of ['game.cjs', 'medic.cjs']) copyFileSync(join(app, 'node_modules/@dispatch-terminal/client/dist', f), join(res, 'dt-client', f));
+  writeFileSync(join(res, 'server.js'), resource);
+  writeFileSync(join(res, 'package.json'), '{"type":"commonjs"}'); // whatever may lie above the temp dir
   writeFileSync(join(app, 'client.cjs'), cjsTyped);
   const a = await run(process.execPath, ['esm.mjs'], app, env, 30_000);
   t.equal(a.code, 0, a.err);
@@ -134,9 +140,9 @@ t.test('plain node: every entry imported (ESM) and required (CJS), each making a
     query: { badge: '07', sinceIsDate: true }, notFound: 404, report: 'open', forbidden: 403, live: Number,
     alarm: { ok: true, nickname: 'Ida' }, medic: 'function',
   });
-  const b = await run(process.execPath, ['game.cjs'], app, env, 30_000);
+  const b = await run(process.execPath, ['server.js'], res, env, 30_000);
   t.equal(b.code, 0, b.err);
-  t.same(JSON.parse(b.out), { report: 'cjs-1', medic: 'function', modules: [true, true, true] });
+  t.same(JSON.parse(b.out), { report: 'cjs-1', medic: 'function' }, 'game.cjs and medic.cjs alone, without global fetch');
   const c = await run(process.execPath, ['client.cjs'], app, env, 30_000);
   t.equal(c.code, 0, c.err);
   t.same(JSON.parse(c.out), { health: { ok: true }, live: true });
