@@ -72,7 +72,7 @@ export const medicRouter = router({
       access: 'view', capability: 'medic.files.view', module: 'medic',
     })
     .input(s.PatientQuery).output(s.PatientList)
-    .query(({ ctx, input }) => listPatients(ctx.deps, ctx.guildId, input)),
+    .query(({ ctx, input }) => listPatients(ctx.deps, ctx.guildId, input ?? {})),
 
   patient: guildProcedure
     .meta({

@@ -220,7 +220,7 @@ export const PatientQuery = z.strictObject({
   status: z.enum(['open', 'closed', 'all']).optional().describe('Default open.'),
   limit: z.union([z.number(), z.string().regex(/^[0-9]{1,4}$/).transform(Number)]).pipe(z.number().int().min(1).max(200)).optional().describe('1..200, default 50.'),
   before: NumericId.optional().describe('nextBefore of the previous page.'),
-});
+}).optional();
 export const PatientList = z.object({ patients: z.array(PatientSummary).describe('Newest activity first.'), nextBefore: z.number().int().nullable() });
 export const FileParams = z.strictObject({ fileId: NumericId });
 export const VitalsQuery = z.strictObject({
