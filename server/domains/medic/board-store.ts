@@ -86,7 +86,7 @@ export async function closeFile(db: Conn, guildId: string, fileId: number): Prom
 /** The board's close in the file's timeline; its id `#close:<fileId>` cannot collide with a game id (no `#` there). */
 export async function insertCloseEvent(db: Conn, guildId: string, fileId: number, at: number, data: object) {
   await run(db, `insert into medic_events (guild_id, event_id, file_id, citizen_id, type, at, data)
-    select $1, '#close:' || $2, id, citizen_id, 'file_closed', $3, $4::jsonb from medic_files where guild_id = $1 and id = $2`, [guildId, fileId, at, data]);
+    select $1, $5::text, id, citizen_id, 'file_closed', $3, $4::jsonb from medic_files where guild_id = $1 and id = $2`, [guildId, fileId, at, data, `#close:${fileId}`]);
 }
 
 export async function tierMapping(db: Conn, guildId: string) {
