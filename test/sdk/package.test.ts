@@ -4,7 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startTestServer } from '../helpers/server.ts';
+import { call, startTestServer } from '../helpers/server.ts';
 import { scopedKey, seedGuild, unscopedKey } from '../helpers/fixtures.ts';
 import { createLoginLink } from '../../server/auth/login-links.ts';
 
@@ -101,7 +101,12 @@ const { DT_URL: url, DT_GAME_KEY: gameKey } = process.env;
   const out = {};
   const game = createGameBridge({ baseUrl: url, apiKey: gameKey });
   out.report = (await game.reportCall({ externalId: 'cjs-1', title: 'Unfall' })).externalId;
-  out.medic = typeof medic.createMedicSync;
+  const dir = require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'dt-medic-'));
+  const sync = medic.createMedicSync({ baseUrl: url, apiKey: process.env.DT_KEY, dir, log: () => {} });
+  sync.enqueue({ type: 'patient_admitted', citizenId: 'PKG-1', at: Date.now(), name: 'Ida Paket' });
+  out.medicFlushed = await sync.flush(10000);
+  await sync.stop();
+  require('node:fs').rmSync(dir, { recursive: true, force: true });
   console.log(JSON.stringify(out));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
@@ -142,7 +147,9 @@ t.test('plain node: every entry imported (ESM) and required (CJS); game and medi
   });
   const b = await run(process.execPath, ['server.js'], res, env, 30_000);
   t.equal(b.code, 0, b.err);
-  t.same(JSON.parse(b.out), { report: 'cjs-1', medic: 'function' }, 'game.cjs and medic.cjs alone, without global fetch');
+  t.same(JSON.parse(b.out), { report: 'cjs-1', medicFlushed: true }, 'game.cjs and medic.cjs alone, without global fetch');
+  const patients = await call(server.url, 'GET', '/api/v1/medic/patients?q=PKG-1', { key });
+  t.match(patients.body, { patients: [{ citizenId: 'PKG-1', name: 'Ida Paket', status: 'open' }] }, 'the queue delivered the event');
   const c = await run(process.execPath, ['client.cjs'], app, env, 30_000);
   t.equal(c.code, 0, c.err);
   t.same(JSON.parse(c.out), { health: { ok: true }, live: true });
