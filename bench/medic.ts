@@ -1,7 +1,7 @@
 /**
- * `npm run bench -- medic [--batches n] [--warmup n] [--rounds n] [--citizens n] [--wal-events n]`
- * (defaults: 300 measured batches of 100 events after 20 warm-up ones, 3 rounds, 50 citizens in every
- * batch, 100,000 events through the queue; about 1–2 min in all).
+ * `npm run bench -- medic [--batches n] [--warmup n] [--rounds n] [--citizens n] [--per-patient n] [--wal-events n]`
+ * (defaults: 300 measured batches of 100 events after 20 warm-up ones, 3 rounds, 50 patients in every
+ * batch, a new patient in a slot every 100 of its events, 100,000 events through the queue; 2–3 min).
  *
  * Medic ingest (issue 20), events of a busy server (85 % vitals, injuries, treatments; every batch touches
  * each citizen's patient file, and the server emits one topic notice per touched file and batch):
@@ -33,6 +33,7 @@ export async function run(args: string[]): Promise<void> {
       warmup: { type: 'string', default: '20' },
       rounds: { type: 'string', default: '3' },
       citizens: { type: 'string', default: '50' },
+      'per-patient': { type: 'string', default: '100' },
       'wal-events': { type: 'string', default: '100000' },
     },
     strict: true,
@@ -40,7 +41,7 @@ export async function run(args: string[]): Promise<void> {
   const batches = whole(values.batches, 'batches', 1, 100_000);
   const warmup = whole(values.warmup, 'warmup', 0, 10_000);
   const rounds = whole(values.rounds, 'rounds', 1, 20);
-  const citizens = whole(values.citizens, 'citizens', 1, 100);
+  const mix = { citizens: whole(values.citizens, 'citizens', 1, 100), perPatient: whole(values['per-patient'], 'per-patient', 1, 10_000_000) };
   const walEvents = whole(values['wal-events'], 'wal-events', 100, 10_000_000);
 
   const run = benchRun();
@@ -48,7 +49,7 @@ export async function run(args: string[]): Promise<void> {
     const t0 = performance.now();
     canPin();
     const notes: string[] = [];
-    process.stdout.write(`bench medic: ${rounds} round(s) of ${warmup} warm-up + ${batches} measured batches of 100 events per contender (85 vitals, 10 injuries, 5 treatments; ${citizens} citizens); ${walEvents} events through the queue\n`);
+    process.stdout.write(`bench medic: ${rounds} round(s) of ${warmup} warm-up + ${batches} measured batches of 100 events per contender (85 vitals, 10 injuries, 5 treatments; ${mix.citizens} patients, a new one per slot every ${mix.perPatient} events); ${walEvents} events through the queue\n`);
     const db = run.database(await benchDatabase());
     await insertGuild(db.sql, GUILD, 'Bench');
     const { key } = await createApiKey(db.sql, GUILD, 'game', null);
@@ -65,7 +66,7 @@ export async function run(args: string[]): Promise<void> {
       }
     };
     const eventTime = Date.now() - 86_400_000;
-    const common = { t0: eventTime, citizens, serverPid: server.pid, postmasterPid: db.postmasterPid ?? undefined, warmup, batches };
+    const common = { t0: eventTime, mix, serverPid: server.pid, postmasterPid: db.postmasterPid ?? undefined, warmup, batches };
     const rest: MedicLoadReport[] = [], sql: MedicLoadReport[] = [];
     for (let r = 0; r < rounds; r++) {
       await db.sql`checkpoint`;
@@ -74,7 +75,7 @@ export async function run(args: string[]): Promise<void> {
       sql.push(await load<MedicLoadReport>({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, prefix: `sql${r}`, ...common }));
     }
     await db.sql`checkpoint`;
-    const wal = await load<WalReport>({ kind: 'wal', port, key, prefix: 'wal', t0: eventTime, citizens, events: walEvents });
+    const wal = await load<WalReport>({ kind: 'wal', port, key, prefix: 'wal', t0: eventTime, mix, events: walEvents });
     await run.stopped(server);
     if (server.stderr.length) notes.push(`server wrote ${server.stderr.length} line(s) to stderr, first: ${server.stderr.slice(0, 3).join(' | ')}`);
     for (const [name, reports] of [['REST', rest], ['raw SQL', sql]] as const) {

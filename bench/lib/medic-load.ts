@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import postgres from 'postgres';
+import { request } from '../../client-sdk/game/http.ts';
 import { createMedicSync } from '../../client-sdk/medic/index.ts';
 import { report } from './child.ts';
-import { BATCH, benchBatch, citizenOf } from './medic-events.ts';
+import { BATCH, benchBatch, citizenOf, generationOf, type Mix } from './medic-events.ts';
 import { cpuMsOf, postgresPids } from './procs.ts';
 
-export type MedicJob = { prefix: string; t0: number; citizens: number; serverPid?: number; postmasterPid?: number } & (
+export type MedicJob = { prefix: string; t0: number; mix: Mix; serverPid?: number; postmasterPid?: number } & (
   | { kind: 'rest'; port: number; key: string; warmup: number; batches: number }
   | { kind: 'sql'; databaseUrl: string; guildId: string; warmup: number; batches: number }
   | { kind: 'wal'; port: number; key: string; events: number }
@@ -75,13 +76,13 @@ async function timed(warmup: number, batches: number, once: (b: number) => Promi
 }
 
 async function rest(j: Extract<MedicJob, { kind: 'rest' }>): Promise<MedicLoadReport> {
-  const bodies = Array.from({ length: j.warmup + j.batches }, (_, b) => JSON.stringify({ events: benchBatch(j.prefix, b, j.t0, j.citizens) }));
+  const bodies = Array.from({ length: j.warmup + j.batches }, (_, b) => JSON.stringify({ events: benchBatch(j.prefix, b, j.t0, j.mix) }));
   const errors: string[] = [];
   const url = `http://127.0.0.1:${j.port}/api/v1/medic/events`;
   const headers = { authorization: `Bearer ${j.key}`, 'content-type': 'application/json' };
   const out = await timed(j.warmup, j.batches, async (b) => {
-    const res = await fetch(url, { method: 'POST', headers, body: bodies[b] });
-    const body = await res.json() as { applied?: number; error?: string };
+    const res = await request(url, { method: 'POST', headers, body: bodies[b], fetch: process.env.MEDIC_FETCH ? undefined : null });
+    const body = JSON.parse(res.body) as { applied?: number; error?: string };
     if (res.status !== 200 || body.applied !== BATCH) errors.push(`batch ${b}: ${res.status} ${JSON.stringify(body).slice(0, 200)}`);
   });
   return { ...out, errors };
@@ -91,12 +92,16 @@ async function sql(j: Extract<MedicJob, { kind: 'sql' }>): Promise<MedicLoadRepo
   const db = postgres(j.databaseUrl, { max: 1, onnotice: () => {} });
   try {
     const files = new Map<string, number>();
-    for (let c = 0; c < j.citizens; c++) {
-      const [row] = await db`insert into medic_files (guild_id, citizen_id, opened_at, last_event_at)
-        values (${j.guildId}, ${citizenOf(j.prefix, c)}, ${j.t0}, ${j.t0}) returning id`;
-      files.set(citizenOf(j.prefix, c), Number(row.id));
+    const generations = generationOf((j.warmup + j.batches) * BATCH - 1, j.mix) + 1;
+    for (let g = 0; g < generations; g++) {
+      for (let c = 0; c < j.mix.citizens; c++) {
+        const citizenId = citizenOf(j.prefix, c, g);
+        const [row] = await db`insert into medic_files (guild_id, citizen_id, opened_at, last_event_at)
+          values (${j.guildId}, ${citizenId}, ${j.t0}, ${j.t0}) returning id`;
+        files.set(citizenId, Number(row.id));
+      }
     }
-    const batches = Array.from({ length: j.warmup + j.batches }, (_, b) => benchBatch(j.prefix, b, j.t0, j.citizens));
+    const batches = Array.from({ length: j.warmup + j.batches }, (_, b) => benchBatch(j.prefix, b, j.t0, j.mix));
     return await timed(j.warmup, j.batches, async (b) => {
       const events: Record<string, unknown>[] = [], injuries: Record<string, unknown>[] = [], vitals: Record<string, unknown>[] = [];
       for (const e of batches[b]) {
@@ -127,11 +132,12 @@ async function wal(j: Extract<MedicJob, { kind: 'wal' }>): Promise<WalReport> {
   const dir = mkdtempSync(join(tmpdir(), 'dt-bench-wal-'));
   try {
     const errors: string[] = [];
-    const sync = createMedicSync({ baseUrl: `http://127.0.0.1:${j.port}`, apiKey: j.key, dir, log: (level, m) => level !== 'info' && errors.push(m) });
+    // The bound above the run: this measures the bytes of every event (drops would add tombstones instead).
+    const sync = createMedicSync({ baseUrl: `http://127.0.0.1:${j.port}`, apiKey: j.key, dir, maxQueued: j.events + 1, log: (level, m) => level !== 'info' && errors.push(m) });
     let jsonBytes = 0, enqueueMs = 0;
     const start = performance.now();
     for (let b = 0; b * BATCH < j.events; b++) {
-      const events = benchBatch(j.prefix, b, j.t0, j.citizens);
+      const events = benchBatch(j.prefix, b, j.t0, j.mix);
       for (const e of events) jsonBytes += Buffer.byteLength(JSON.stringify(e));
       const t = performance.now();
       for (const e of events) sync.enqueue(e);
