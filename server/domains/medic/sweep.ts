@@ -8,7 +8,7 @@ export interface MedicSweepOptions {
 }
 export const defaultMedicSweepOptions: MedicSweepOptions = { everyMs: 3600_000 };
 
-const MINUTE = 60_000;
+const MINUTE = 60_000; // also written as 60000 in the statement (a GROUP BY expression cannot be a parameter)
 /** One statement handles at most this much game time of one file: a bounded delete, never a whole year at once. */
 const CHUNK_MS = 3600_000;
 
@@ -23,9 +23,9 @@ async function downsample(sql: Sql, guildId: string, fileId: number, from: numbe
       returning at, heart_rate, systolic, diastolic, spo2, resp_rate, temperature, gcs, samples
     ), written as (
       insert into medic_vitals (guild_id, file_id, at, heart_rate, systolic, diastolic, spo2, resp_rate, temperature, gcs, downsampled, samples)
-      select ${guildId}, ${fileId}, (at / ${MINUTE}) * ${MINUTE}, round(avg(heart_rate)), round(avg(systolic)), round(avg(diastolic)), round(avg(spo2)),
+      select ${guildId}, ${fileId}, (at / 60000) * 60000, round(avg(heart_rate)), round(avg(systolic)), round(avg(diastolic)), round(avg(spo2)),
         round(avg(resp_rate)), avg(temperature), round(avg(gcs)), true, sum(samples)
-      from gone group by at / ${MINUTE}
+      from gone group by at / 60000
       returning 1
     )
     select (select count(*) from gone) as removed`;
