@@ -103,6 +103,8 @@ const WAITING = 0, IN_FLIGHT = 1, DONE = 2, DROPPED = 3;
 interface Entry { seq: number; id: string; type: string; json: string; vital: boolean; state: number }
 
 const REWRITE_MIN_BYTES = 8 * 1024 * 1024;
+/** Body limit of POST /medic/events (server: medicLimits.bodyBytes). */
+const ROUTE_BODY_BYTES = 16 * 1024 * 1024;
 
 export function createMedicSync(opts: MedicSyncOptions): MedicSync {
   const persistDebounceMs = opts.persistDebounceMs ?? 2000;
@@ -280,6 +282,12 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
       settleWaiters();
       return;
     }
+    if (batch[0].json.length + 14 > ROUTE_BODY_BYTES) { // can never be sent: the route refuses larger bodies
+      reject(batch[0], 413, `the event is larger than the ${ROUTE_BODY_BYTES / 1048576} MiB request limit of POST /medic/events`, 'by the queue');
+      complete();
+      schedule(0);
+      return;
+    }
     for (const e of batch) e.state = IN_FLIGHT;
     inFlight = batch;
     sending = true;
@@ -357,13 +365,13 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
     return true;
   }
 
-  function reject(e: Entry, code: number, error: string): void {
+  function reject(e: Entry, code: number, error: string, by = 'by the server'): void {
     if (e.state !== DONE) {
       if (e.state !== DROPPED) live--;
       e.state = DONE;
     }
     counts.rejected++;
-    log('warn', `event ${e.id} (${e.type}) rejected by the server (${code}: ${error}); removed from the queue, it would never be accepted`);
+    log('warn', `event ${e.id} (${e.type}) rejected ${by} (${code}: ${error}); removed from the queue, it would never be accepted`);
   }
 
   /** Advances the acknowledged position over done and dropped events and stores it. */
