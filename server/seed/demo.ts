@@ -5,6 +5,7 @@ import { insertUnit } from '../domains/units/store.ts';
 import { createApiKey } from '../domains/apikeys/service.ts';
 import { createLoginLink } from '../auth/login-links.ts';
 import { capabilities } from '../auth/capabilities.ts';
+import { seedDemoPatient } from '../domains/medic/demo.ts';
 
 export const DEMO_GUILD = '100000000000000001';
 export const DEMO_ADMIN = '200000000000000001';
@@ -42,6 +43,9 @@ export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: 
     for (const r of ranks) await insertRank(tx, DEMO_GUILD, r);
     for (const p of people) await insertPerson(tx, DEMO_GUILD, p);
     for (const u of units) await insertUnit(tx, DEMO_GUILD, { ...u, status: '2' }); // the guild's status catalogue is seeded with it
+    // care tiers of the medic sync (GET /medic/qualifications): 1 first aider .. 4 emergency physician
+    await tx`insert into medic_tiers (guild_id, rank_id, tier) values (${DEMO_GUILD}, 'praktikant', 1), (${DEMO_GUILD}, 'rettungssanitaeter', 2),
+      (${DEMO_GUILD}, 'notfallsanitaeter', 3), (${DEMO_GUILD}, 'wachleitung', 4)`;
     const { key } = await createApiKey(tx, DEMO_GUILD, 'demo', null);
     const loginLink = await createLoginLink(tx, publicUrl, DEMO_GUILD, DEMO_ADMIN);
     return { guildId: DEMO_GUILD, loginLink, apiKey: key };
@@ -51,9 +55,11 @@ export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: 
 /**
  * Four weeks of past shifts for the demo's people (the quick start's Statistik tab has something
  * to show): on about every third day an evening shift of 2 to 7 hours, the same on every start
- * (derived from hashes, not random). All closed, all ended before now.
+ * (derived from hashes, not random). All closed, all ended before now. And one open patient file
+ * (the Medic tab): injuries, treatments, 20 minutes of vital signs, an ECG, a tox screen, an X-ray.
  */
 export async function seedDemoHistory(sql: Sql): Promise<number> {
+  await seedDemoPatient(sql, DEMO_GUILD);
   const rows = await sql`
     insert into shifts (guild_id, user_id, clock_in_at, clock_out_at, status)
     select p.guild_id, p.user_id, s.start, s.start + s.length, 'CLOSED'

@@ -50,7 +50,7 @@ function dataOf(e: MedicEvent): Record<string, unknown> {
  * changes nothing. Everything applied commits in one transaction under the guild's ingest lock,
  * with one multi-row insert per table and one `medic` upsert per touched file.
  */
-export async function ingest(deps: Deps, guildId: string, raw: unknown[]) {
+export async function ingest(deps: Pick<Deps, 'sql' | 'bus' | 'log'>, guildId: string, raw: unknown[]) {
   const checked = raw.map(checkEvent);
   const images = new Map<number, CheckedImage>(); // checked before the transaction: decoding is slow
   for (const c of checked) {
