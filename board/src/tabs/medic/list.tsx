@@ -97,6 +97,7 @@ export function PatientList() {
       </div>
       <Search />
       {state === 'loading' && <p class="muted">{t.loading}</p>}
+      {state === 'ready' && listError.value && <p class="error" role="alert">{t.loadFailed} {listError.value}</p>}
       {state === 'error' && (
         <p class="error" role="alert">{t.loadFailed} {listError.value} <button type="button" class="small" onClick={() => void loadList()}>{t.retry}</button></p>
       )}

@@ -64,7 +64,13 @@ export async function loadMore(): Promise<void> {
   const before = nextBefore.peek();
   if (!before) return;
   const mine = listLoads;
-  const r = await api.medic.patients.query(params(before));
+  let r: Awaited<ReturnType<typeof api.medic.patients.query>>;
+  try {
+    r = await api.medic.patients.query(params(before));
+  } catch (err) {
+    if (mine === listLoads) listError.value = err instanceof Error ? err.message : String(err);
+    return;
+  }
   if (mine !== listLoads) return;
   const seen = new Set(rows.peek().map((s) => s.fileId));
   batch(() => {

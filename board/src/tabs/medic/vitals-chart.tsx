@@ -13,9 +13,9 @@ const series: { key: Key; cls: string; panel: 'top' | 'spo2'; dashed?: boolean }
   { key: 'spo2', cls: 's-spo2', panel: 'spo2' },
 ];
 
-const pad = { left: 40, right: 14, top: 10 };
+const pad = { left: 40, right: 14, top: 20 };
 const topH = 190;
-const gap = 18;
+const gap = 30;
 const spo2H = 80;
 const axisH = 26;
 const height = pad.top + topH + gap + spo2H + axisH;
@@ -114,8 +114,8 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
           <g class="axis">
             {topTicks.map((v) => <text x={pad.left - 6} y={yTop(v) + 4} text-anchor="end">{v}</text>)}
             {spo2Ticks.map((v) => <text x={pad.left - 6} y={ySpo2(v) + 4} text-anchor="end">{v}</text>)}
-            <text class="unit" x={pad.left + 4} y={pad.top + 12}>{t.bpm} · {t.mmHg}</text>
-            <text class="unit" x={pad.left + 4} y={spo2Top + 12}>{t.spo2} %</text>
+            <text class="unit" x={pad.left} y={pad.top - 8}>{t.bpm} · {t.mmHg}</text>
+            <text class="unit" x={pad.left} y={spo2Top - 8}>{t.spo2} %</text>
             <line class="base" x1={pad.left} x2={width - pad.right} y1={spo2Top + spo2H} y2={spo2Top + spo2H} />
             {ticks.map((at) => <text x={x(at)} y={spo2Top + spo2H + 17} text-anchor="middle">{timeLabel(at, step < 60)}</text>)}
           </g>
@@ -132,7 +132,7 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
       </div>
       <figcaption>
         <ul class="legend" id="vitals-legend">
-          {series.map((s) => {
+          {series.filter((s) => points.some((p) => p[s.key] !== null)).map((s) => {
             const v = latest(points, s.key);
             return (
               <li class={s.cls}><span class={s.dashed ? 'swatch dashed' : 'swatch'} aria-hidden="true" />
