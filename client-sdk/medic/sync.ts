@@ -293,6 +293,7 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
     sending = true;
     counts.requests++;
     let res: HttpResponse | null = null, failure = '';
+    const keyUsed = apiKey;
     try {
       res = await send(url, {
         method: 'POST',
@@ -323,7 +324,7 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
         ? 'the key may not use /medic/ (scoped keys never can: use an unscoped key)'
         : 'the key is missing, unknown or revoked';
       setStatus('unauthorized', `${res.status} ${error}: ${why}; all ${live} events are kept, retrying every ${Math.round(unauthorizedRetryMs / 1000)} s`);
-      schedule(unauthorizedRetryMs);
+      schedule(apiKey === keyUsed ? unauthorizedRetryMs : 0); // a key set meanwhile is tried at once
       return;
     }
     if (res.status === 400 || res.status === 413 || res.status === 415) {
