@@ -10,7 +10,8 @@
  * - A missing key, 401 or 403 never drops anything: the sync waits (status `no_key`/`unauthorized`),
  *   retries every `unauthorizedRetryMs`, and `setApiKey` resumes at once.
  * - An event the server rejects (400/413/415) is removed with a log line: it would never be accepted.
- *   Network errors, 5xx, 404 and 429 (Retry-After) are retried with exponential back-off and jitter.
+ *   Network errors, 5xx, 404 and 429 are retried with exponential back-off and jitter, never sooner
+ *   than the server's Retry-After.
  * - Over `maxQueued` waiting events only `vitals` samples are dropped, oldest first (counted); other
  *   types are kept even past the bound (status message says so).
  */
@@ -342,7 +343,7 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
     }
     if (res.status === 429) return retryLater(`429 ${error}`, retryAfterMs(res.headers['retry-after']));
     if (res.status === 404) return retryLater(`404 ${error}: the medic module is switched off for this guild, or the URL is wrong`);
-    retryLater(res.status === 200 ? 'the server answered 200 without one result per event' : `${res.status} ${error}`);
+    retryLater(res.status === 200 ? 'the server answered 200 without one result per event' : `${res.status} ${error}`, retryAfterMs(res.headers['retry-after']));
   }
 
   /** 200: marks each event done; false when the answer does not fit the batch (then retried). */

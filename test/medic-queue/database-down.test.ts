@@ -1,0 +1,66 @@
+/**
+ * Issue 20, queue: the server is up but its database is not (connections refused and cut): the server
+ * answers 5xx, the queue keeps everything, waits at least the server's Retry-After between attempts,
+ * and delivers all once the database is back.
+ */
+import t from 'tap';
+import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
+import { request, type HttpResponse, type RequestOptions } from '../../client-sdk/game/http.ts';
+import { connect } from '../../server/store/db.ts';
+import { compareStored, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
+
+t.test('the database down for a few seconds: 5xx answers are retried (Retry-After honoured), nothing is lost', { timeout: 90_000 }, async (t) => {
+  const { server, key } = await medicServer(t);
+  const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
+  const dbName = new URL(server.databaseUrl).pathname.slice(1);
+  t.teardown(async () => {
+    await admin.unsafe(`alter database ${dbName} with allow_connections true`);
+    await admin.end({ timeout: 1 });
+  });
+  // The real sender, with a record of when each answer came and what it said.
+  const answers: { at: number; status: number; retryAfter?: string }[] = [];
+  const recording = async (url: string, o: RequestOptions): Promise<HttpResponse> => {
+    const res = await request(url, o).catch((err) => {
+      answers.push({ at: Date.now(), status: 0 });
+      throw err;
+    });
+    answers.push({ at: Date.now(), status: res.status, retryAfter: res.headers['retry-after'] });
+    return res;
+  };
+  const statuses: SyncStatus[] = [];
+  const sync = createMedicSync({
+    baseUrl: server.url, apiKey: key, dir: queueDir(t), backoff: { baseMs: 100, maxMs: 400 }, request: recording,
+    onStatus: (s) => statuses.push(s), log: () => {},
+  });
+  t.teardown(() => sync.stop());
+  const prefix = `d${Date.now().toString(36)}`;
+  const t0 = Date.now() - 3_600_000;
+  const events = Array.from({ length: 300 }, (_, i) => streamEvent(prefix, i + 1, t0));
+  for (const e of events.slice(0, 100)) sync.enqueue(e);
+  t.ok(await sync.flush(10_000), 'the first 100 are delivered');
+
+  await admin.unsafe(`alter database ${dbName} with allow_connections false`);
+  await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName}'`);
+  const downAt = Date.now();
+  for (const e of events.slice(100)) sync.enqueue(e);
+  t.ok(await waitFor(() => sync.status().state === 'retrying', 20_000), 'the sync is retrying');
+  await sleep(4000);
+  const failed = answers.filter((a) => a.at >= downAt && a.status !== 200);
+  t.ok(failed.length >= 2, `${failed.length} refused attempts while the database was down`);
+  t.ok(failed.every((a) => a.status >= 500), `all 5xx (${[...new Set(failed.map((a) => a.status))].join(', ')})`);
+  t.match(statuses.find((s) => s.state === 'retrying')?.message, /^5\d\d /, 'the status names the answer');
+  t.equal(sync.stats().queued, 200, 'all 200 are kept');
+  // Retry-After: no attempt sooner than the previous answer asked (back-off alone would be 50–400 ms).
+  const early = answers.slice(1).filter((a, i) => {
+    const prev = answers[i];
+    return prev.retryAfter !== undefined && prev.status >= 500 && a.at - prev.at < Number(prev.retryAfter) * 1000 - 50;
+  });
+  const asked = failed.filter((a) => a.retryAfter !== undefined);
+  t.ok(asked.length > 0, `the server sent Retry-After (${asked[0]?.retryAfter} s)`);
+  t.same(early, [], 'and no attempt came sooner than it asked');
+
+  await admin.unsafe(`alter database ${dbName} with allow_connections true`);
+  t.ok(await sync.flush(30_000), 'delivered once the database is back');
+  const diff = compareStored(await storedEvents(server.sql, prefix), events.map((e) => ({ id: e.id as string, citizenId: e.citizenId as string })));
+  t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'all 300 stored once, in order per citizen');
+});
