@@ -135,7 +135,8 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
   let droppedBytes = 0;
   const counts = { enqueued: 0, applied: 0, duplicates: 0, rejected: 0, dropped: 0, requests: 0 };
   let overBound = false, stopped = false, sending = false, attempt = 0;
-  let splitLimit = batchSize;
+  /** After a whole request was refused: batches stay at most this big until the event at fault is found. */
+  let splitLimit = batchSize, suspectSeq = 0;
   let sendTimer: ReturnType<typeof setTimeout> | null = null;
   let syncTimer: ReturnType<typeof setTimeout> | null = null;
   let status: SyncStatus = { state: 'ok', message: 'started', queued: 0 };
@@ -310,7 +311,7 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
     if (stopped) return;
     if (res && res.status === 200 && applyResults(batch, res)) {
       attempt = 0;
-      splitLimit = batchSize;
+      if (batch[batch.length - 1].seq >= suspectSeq) splitLimit = batchSize; // past the refused range
       setStatus('ok', 'connected: events are delivered');
       settleWaiters();
       if (live) schedule(0);
@@ -332,6 +333,7 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
       // The whole request was refused: halve the batch until the one event at fault goes alone.
       if (batch.length > 1) {
         splitLimit = Math.max(1, Math.ceil(batch.length / 2));
+        suspectSeq = batch[batch.length - 1].seq;
         schedule(0);
         return;
       }
