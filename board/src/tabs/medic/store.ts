@@ -38,16 +38,31 @@ function params(before?: number) {
   return { status: filter.peek(), limit: pageSize, ...(q ? { q } : {}), ...(before ? { before } : {}) };
 }
 
+/**
+ * Each notice about a file gets the next mark. An answer asked for before a file's last notice may
+ * have been read before that change was committed: for that file the noticed summary stands.
+ */
+let marks = 0;
+const noticed = new Map<number, { mark: number; s: Summary }>();
+const noticedSince = (fileId: number, asked: number) => (noticed.get(fileId)?.mark ?? -1) >= asked;
+
 /** Loads the first page for the current filter and search; of overlapping loads only the last counts. */
 export async function loadList(): Promise<void> {
   const mine = ++listLoads;
+  const asked = marks;
   const guildId = guild.peek()?.guildId;
   if (listState.peek() !== 'ready') listState.value = 'loading';
   try {
     const r = await api.medic.patients.query(params());
     if (mine !== listLoads || guild.peek()?.guildId !== guildId) return;
+    const byId = new Map(r.patients.map((s) => [s.fileId, s]));
+    for (const [fileId, n] of noticed) {
+      if (n.mark < asked) noticed.delete(fileId); // this answer already holds it; later loads too
+      else if (matches(n.s)) byId.set(fileId, n.s);
+      else byId.delete(fileId);
+    }
     batch(() => {
-      rows.value = [...r.patients].sort(byActivity);
+      rows.value = [...byId.values()].sort(byActivity);
       nextBefore.value = r.nextBefore;
       listState.value = 'ready';
       listError.value = null;
@@ -82,13 +97,14 @@ export async function loadMore(): Promise<void> {
 /** Loads the open file whole; an answer for a file no longer open is dropped. */
 export async function loadDetail(fileId: number): Promise<void> {
   const mine = ++detailLoads;
+  const asked = marks;
   try {
     const d: Detail = await api.medic.patient.query({ fileId });
     if (mine !== detailLoads || openFile.peek() !== fileId) return;
     batch(() => {
       detail.value = d;
       detailError.value = null;
-      putRow(summaryOf(d), false);
+      if (!noticedSince(fileId, asked)) putRow(summaryOf(d), false); // else the reload after that notice follows
     });
   } catch (err) {
     if (mine !== detailLoads || openFile.peek() !== fileId) return;
@@ -143,6 +159,7 @@ function onMedic(ops: readonly MedicOp[]): void {
     for (const op of ops) {
       if (op.op === 'upsert' && op.value) {
         const s = op.value as Summary;
+        noticed.set(s.fileId, { mark: marks++, s });
         putRow(s);
         if (s.fileId === openFile.peek()) reloadOpenSoon();
       } else if (op.op === 'state' && op.value && typeof op.key === 'string') {
@@ -186,6 +203,7 @@ export function linkMedicLive(): () => void {
 function resetMedic(): void {
   listLoads++;
   detailLoads++;
+  noticed.clear();
   batch(() => {
     rows.value = [];
     nextBefore.value = null;
