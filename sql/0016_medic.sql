@@ -11,17 +11,24 @@ create table medic_files (
   opened_at        bigint not null,              -- game time of the event that opened it
   closed_at        bigint,                       -- game time (board closes: server time)
   outcome          text check (outcome in ('discharged', 'deceased', 'respawned', 'closed')),
-  last_event_at    bigint not null,              -- newest game time of its events: "activity"
+  last_event_at    bigint not null,              -- newest game time of its events: "activity" (in no index, see below)
+  closed_activity  bigint,                       -- last_event_at once closed (it never changes after): the index of closed files
+  open_injuries    int not null default 0,       -- injuries not healed, kept by the ingest (the only writer of injuries)
+  last_vitals      jsonb,                        -- the newest vital sample by game time, as received
   vitals_swept_to  bigint not null default 0,    -- vital samples before this are downsampled (sweep.ts)
   created_at       timestamptz not null default now(),
   primary key (guild_id, id),
-  check ((closed_at is null) = (outcome is null))
-);
+  check ((closed_at is null) = (outcome is null)),
+  check ((closed_at is null) = (closed_activity is null))
+) with (fillfactor = 70);
+-- Every batch moves last_event_at of the files it touches. No index names that column (nor any
+-- other column a batch changes), so those updates are HOT: no index entries, no index bloat; the
+-- fillfactor leaves room on the page for the new row versions. Open files (a guild's current
+-- patients) are sorted when listed; closed ones are listed by closed_activity.
 create unique index medic_files_one_open on medic_files (guild_id, citizen_id) where closed_at is null;
-create index medic_files_by_activity on medic_files (guild_id, last_event_at desc, id desc);
+create index medic_files_closed_by_activity on medic_files (guild_id, closed_activity desc, id desc) where closed_at is not null;
 create index medic_files_by_citizen on medic_files (guild_id, citizen_id, id desc);
--- files whose vitals the sweep has not reached yet (quiet old files drop out of this index)
-create index medic_files_to_sweep on medic_files (opened_at) where vitals_swept_to <= last_event_at;
+create index medic_files_by_opening on medic_files (opened_at);
 
 -- Every event but vital samples, by its game-chosen id (unique per guild across all types,
 -- medic_vitals included: the ingest checks both tables under the guild's ingest lock). file_id

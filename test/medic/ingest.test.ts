@@ -127,6 +127,18 @@ t.test('listing: newest activity first, search by citizen prefix and name, pages
   t.same((await api('GET', '/medic/patients?q=3 MÜLLER')).body.patients.map((p: any) => p.citizenId), ['LIST-3'], 'name, case-insensitive');
   t.same((await api('GET', '/medic/patients?q=%25')).body.patients.length >= 5, true, 'a % is matched literally (names with %)');
   t.same((await api('GET', '/medic/patients?q=ST-')).body.patients, [], 'citizen id by prefix only');
+  // open and closed files in one activity order: close LIST-1 and LIST-3 (their activity stays), then page through all
+  await post([{ id: nextId('l'), type: 'patient_discharged', citizenId: 'LIST-1', at: base + 1000 }, { id: nextId('l'), type: 'patient_deceased', citizenId: 'LIST-3', at: base + 3000 }]);
+  const seen: string[] = [];
+  let before: number | null = null;
+  do {
+    const page: any = await api('GET', `/medic/patients?status=all&q=LIST-&limit=2${before ? `&before=${before}` : ''}`);
+    seen.push(...page.body.patients.map((p: any) => `${p.citizenId}:${p.status}`));
+    before = page.body.nextBefore;
+  } while (before);
+  t.same(seen, ['LIST-4:open', 'LIST-3:closed', 'LIST-2:open', 'LIST-1:closed', 'LIST-0:open'], 'status=all: newest activity first across open and closed');
+  t.same((await api('GET', '/medic/patients?status=closed&q=LIST-')).body.patients.map((p: any) => p.citizenId), ['LIST-3', 'LIST-1']);
+  t.same((await api('GET', '/medic/patients?q=LIST-')).body.patients.map((p: any) => p.citizenId), ['LIST-4', 'LIST-2', 'LIST-0'], 'open by default');
   for (const bad of ['limit=0', 'limit=201', 'status=gone', 'before=x', 'nope=1']) t.equal((await api('GET', `/medic/patients?${bad}`)).status, 400, bad);
   t.equal((await api('GET', '/medic/patients/999999')).status, 404);
   t.equal((await api('GET', '/medic/patients/abc')).status, 400);

@@ -78,7 +78,7 @@ export async function vitalSeries(db: Db, guildId: string, fileId: number, from:
 
 /** Closes the file if open (board close: server time, outcome closed); null when it is not open. */
 export async function closeFile(db: Conn, guildId: string, fileId: number): Promise<number | null> {
-  const [row] = await run(db, `update medic_files set closed_at = (extract(epoch from now()) * 1000)::int8, outcome = 'closed'
+  const [row] = await run(db, `update medic_files set closed_at = (extract(epoch from now()) * 1000)::int8, outcome = 'closed', closed_activity = last_event_at
     where guild_id = $1 and id = $2 and closed_at is null returning closed_at`, [guildId, fileId]);
   return row ? Number(row.closed_at) : null;
 }

@@ -76,24 +76,26 @@ export async function ingest(deps: Pick<Deps, 'sql' | 'bus' | 'log'>, guildId: s
 }
 
 type Valid = Extract<Checked, { ok: true }>;
-type Conn = Parameters<typeof store.storedIds>[0];
+type Conn = Parameters<typeof store.ingestReads>[0];
 
 /**
- * The batch inside its transaction in two round trips: the reads (lock, stored ids, open files with
- * their injury count and newest sample, citizens' states) pipelined; the batch walked in order in
- * memory; then one write per table, not awaited here: they travel with the outbox statement and
- * COMMIT (inGuildTx), and a failed write fails those, so nothing commits. Returns the touched files'
- * summaries as they will be committed (built from the reads and the batch).
+ * The batch inside its transaction in two round trips (syscalls are what a batch costs most here,
+ * so each round trip is one write to the socket): the lock and one statement of reads (stored
+ * ids, open files with their injury count and newest sample, states, injuries); the batch walked
+ * in order in memory; then one statement writing files, events, samples and injuries, not awaited
+ * here: it travels with the outbox statement and COMMIT (inGuildTx), and a failed write fails
+ * those, so nothing commits. A batch that opens files first draws their ids and writes them (a
+ * third round trip, once per new patient). Returns the touched files' summaries as they will be
+ * committed (built from the reads and the batch).
  */
 async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<number, CheckedImage>, results: EventResult[], failed: (err: unknown) => void) {
   const citizens = [...new Set(valid.map((c) => c.event.citizenId))];
   const needInjuries = valid.some((c) => c.event.type === 'injury_changed' || c.event.type === 'injury_added');
-  const [, stored, open, states] = await Promise.all([
-    store.lockIngest(db, guildId), store.storedIds(db, guildId, valid.map((c) => c.event.id)),
-    store.openFilesOf(db, guildId, citizens), store.statesOf(db, guildId, citizens),
-  ]);
+  // the lock travels with the reads (one write to the socket) and is taken before their snapshot; its failure fails them too
+  store.lockIngest(db, guildId).catch(() => {});
+  const { stored, open, states, injuries: known } = await store.ingestReads(db, guildId, valid.map((c) => c.event.id), citizens, needInjuries);
   const injuries = new Map<string, store.InjuryRow>(); // `${fileId}\n${injuryId}` → as it stands
-  if (needInjuries && open.length) for (const i of await store.injuriesOfFiles(db, guildId, open.map((f) => f.id))) injuries.set(`${i.fileId}\n${i.injuryId}`, i);
+  for (const i of known) injuries.set(`${i.fileId}\n${i.injuryId}`, i);
 
   const files = new Map<number, SimFile>(); // touched files; new ones under a negative placeholder id until ids are drawn
   const openBy = new Map<string, SimFile>();
@@ -175,19 +177,18 @@ async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<numb
     created.forEach((f, i) => { f.id = ids[i]; });
   }
   const writes: Promise<unknown>[] = [];
-  const existing = [...files.values()].filter((f) => !f.isNew);
-  if (existing.length) writes.push(store.updateFiles(db, guildId, existing));
-  if (created.length) writes.push(store.insertFiles(db, guildId, created));
+  let existing = [...files.values()].filter((f) => !f.isNew);
+  if (created.length) { // closes before opens: the unique index allows one open file per citizen at any moment
+    if (existing.length) writes.push(store.updateFiles(db, guildId, existing));
+    writes.push(store.insertFiles(db, guildId, created));
+    existing = [];
+  }
   for (const ev of events) {
     ev.fileId = ev.file?.id ?? null;
     if (ev.imageIndex !== undefined) writes.push(store.insertImage(db, guildId, { fileId: ev.fileId!, eventId: ev.eventId, ...images.get(ev.imageIndex)! }));
   }
-  if (events.length) writes.push(store.insertEvents(db, guildId, events));
-  if (vitalFiles.length) {
-    v.fileId = vitalFiles.map((f) => f.id);
-    writes.push(store.insertVitals(db, guildId, v));
-  }
-  if (changed.size) writes.push(store.upsertInjuries(db, guildId, [...changed].map(([r, f]) => ({ ...r, fileId: f.id }))));
+  v.fileId = vitalFiles.map((f) => f.id);
+  writes.push(store.writeBatch(db, guildId, { files: existing, events, vitals: v, injuries: [...changed].map(([r, f]) => ({ ...r, fileId: f.id })) }));
   for (const w of writes) w.catch(failed);
   if (!files.size) await Promise.all(writes); // no topic op: inGuildTx sends a bare COMMIT, which must not follow a failed write
   return [...files.values()].map((f) => summaryOf(f, states.get(f.citizenId) ?? null));

@@ -16,44 +16,45 @@ const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 /** One ingest of a guild at a time: duplicate checks across both id tables and file opening stay exact. */
 export const lockIngest = (db: Conn, guildId: string) => run(db, 'select pg_advisory_xact_lock(hashtextextended($1, 0))', [`medic:${guildId}`]);
 
-/** Ids of the batch stored before, in either table (an id is unique per guild across all types). */
-export async function storedIds(db: Conn, guildId: string, ids: string[]): Promise<Set<string>> {
-  const rows = await run(db, `select event_id from medic_events where guild_id = $1 and event_id = any($2::text[])
-    union all select event_id from medic_vitals where guild_id = $1 and event_id = any($2::text[])`, [guildId, ids]);
-  return new Set(rows.map((r) => r.event_id as string));
-}
-
 export interface OpenFile {
   id: number; citizenId: string; name: string | null; openedAt: number; lastEventAt: number;
   /** Injuries not healed, and the newest vital sample, as stored: the ingest builds the file's summary from them and the batch. */
   injuries: number; lastVitals: Vitals | null;
 }
-export async function openFilesOf(db: Conn, guildId: string, citizens: string[]): Promise<OpenFile[]> {
-  const rows = await run(db, `select f.id, f.citizen_id, f.name, f.opened_at, f.last_event_at, ${injuryCount} as injuries, ${lastVitals} as last_vitals
-    from medic_files f where f.guild_id = $1 and f.citizen_id = any($2::text[]) and f.closed_at is null`, [guildId, citizens]);
-  return rows.map((r) => ({
-    id: Number(r.id), citizenId: r.citizen_id, name: r.name, openedAt: Number(r.opened_at), lastEventAt: Number(r.last_event_at),
-    injuries: Number(r.injuries), lastVitals: r.last_vitals ?? null,
-  }));
-}
-
-export async function statesOf(db: Conn, guildId: string, citizens: string[]): Promise<Map<string, CitizenState>> {
-  const rows = await run(db, 'select * from medic_citizen_states where guild_id = $1 and citizen_id = any($2::text[])', [guildId, citizens]);
-  return new Map(rows.map((r) => [r.citizen_id as string, stateOf(r)!]));
-}
-
 export interface InjuryRow {
   fileId: number; injuryId: string; bodyPart: string; kind: string; severity: number; bleeding: number; state: string; addedAt: number; changedAt: number;
 }
+export interface IngestReads { stored: Set<string>; open: OpenFile[]; states: Map<string, CitizenState>; injuries: InjuryRow[] }
+
+/**
+ * What a batch needs to know, in one statement (one round trip, one write to the socket): the ids
+ * of the batch stored before (either table: an id is unique per guild across all types), the
+ * citizens' open files with their injury count and newest sample, the citizens' states, and (when
+ * the batch has injury events) the injuries of those files. Run after `lockIngest`.
+ */
+export async function ingestReads(db: Conn, guildId: string, ids: string[], citizens: string[], withInjuries: boolean): Promise<IngestReads> {
+  const [row] = await run(db, `select
+    (select coalesce(json_agg(x.event_id), '[]') from (
+       select event_id from medic_events where guild_id = $1 and event_id = any($2::text[])
+       union all select event_id from medic_vitals where guild_id = $1 and event_id = any($2::text[])) x) as stored,
+    (select coalesce(json_agg(json_build_object('id', f.id, 'citizenId', f.citizen_id, 'name', f.name, 'openedAt', f.opened_at,
+        'lastEventAt', f.last_event_at, 'injuries', f.open_injuries, 'lastVitals', f.last_vitals)), '[]')
+     from medic_files f where f.guild_id = $1 and f.citizen_id = any($3::text[]) and f.closed_at is null) as open,
+    (select coalesce(json_agg(s), '[]') from medic_citizen_states s where s.guild_id = $1 and s.citizen_id = any($3::text[])) as states,
+    (select coalesce(json_agg(i), '[]') from medic_files f join medic_injuries i on i.guild_id = f.guild_id and i.file_id = f.id
+     where $4 and f.guild_id = $1 and f.citizen_id = any($3::text[]) and f.closed_at is null) as injuries`, [guildId, ids, citizens, withInjuries]);
+  return {
+    stored: new Set(row.stored as string[]),
+    open: row.open as OpenFile[],
+    states: new Map((row.states as postgres.Row[]).map((r) => [r.citizen_id as string, stateOf(r)!])),
+    injuries: (row.injuries as postgres.Row[]).map(toInjury),
+  };
+}
+
 const toInjury = (r: postgres.Row): InjuryRow => ({
   fileId: Number(r.file_id), injuryId: r.injury_id, bodyPart: r.body_part, kind: r.kind, severity: r.severity, bleeding: r.bleeding,
   state: r.state, addedAt: Number(r.added_at), changedAt: Number(r.changed_at),
 });
-export async function injuriesOfFiles(db: Conn, guildId: string, fileIds: number[]): Promise<InjuryRow[]> {
-  const rows = await run(db, `select file_id, injury_id, body_part, kind, severity, bleeding, state, added_at, changed_at
-    from medic_injuries where guild_id = $1 and file_id = any($2::int8[])`, [guildId, fileIds]);
-  return rows.map(toInjury);
-}
 
 /** `count` fresh file ids (files opened by this batch are inserted with them, after the closes). */
 export async function newFileIds(db: Conn, count: number): Promise<number[]> {
@@ -63,30 +64,33 @@ export async function newFileIds(db: Conn, count: number): Promise<number[]> {
 
 export interface FileWrite {
   id: number; citizenId: string; name: string | null; openedAt: number; lastEventAt: number; closedAt: number | null; outcome: string | null;
+  injuries: number; lastVitals: Vitals | null;
 }
+const fileColumns = (files: FileWrite[]) => [files.map((f) => f.id), files.map((f) => f.name), files.map((f) => f.lastEventAt), files.map((f) => f.closedAt),
+  files.map((f) => f.outcome), files.map((f) => f.injuries), files.map((f) => (f.lastVitals ? JSON.stringify(f.lastVitals) : null))];
+/** Absolute values: the batch computed them from the file as read under the ingest lock. */
+const updateFilesText = `update medic_files f set name = coalesce(u.name, f.name), last_event_at = u.last_event_at,
+      closed_at = coalesce(u.closed_at, f.closed_at), outcome = coalesce(u.outcome, f.outcome),
+      closed_activity = case when u.closed_at is not null then u.last_event_at else f.closed_activity end,
+      open_injuries = u.open_injuries, last_vitals = u.last_vitals::jsonb
+    from unnest($2::int8[], $3::text[], $4::int8[], $5::int8[], $6::text[], $7::int4[], $8::text[]) as u(id, name, last_event_at, closed_at, outcome, open_injuries, last_vitals)
+    where f.guild_id = $1 and f.id = u.id`;
 /** Touched files that existed: name when newly given, activity, and a close. Runs before `insertFiles` (one open file per citizen). */
 export function updateFiles(db: Conn, guildId: string, files: FileWrite[]) {
-  return run(db, `update medic_files f set name = coalesce(u.name, f.name), last_event_at = greatest(f.last_event_at, u.last_event_at),
-      closed_at = coalesce(u.closed_at, f.closed_at), outcome = coalesce(u.outcome, f.outcome)
-    from unnest($2::int8[], $3::text[], $4::int8[], $5::int8[], $6::text[]) as u(id, name, last_event_at, closed_at, outcome)
-    where f.guild_id = $1 and f.id = u.id`,
-  [guildId, files.map((f) => f.id), files.map((f) => f.name), files.map((f) => f.lastEventAt), files.map((f) => f.closedAt), files.map((f) => f.outcome)]);
+  return run(db, updateFilesText, [guildId, ...fileColumns(files)]);
 }
 export function insertFiles(db: Conn, guildId: string, files: FileWrite[]) {
-  return run(db, `insert into medic_files (guild_id, id, citizen_id, name, opened_at, last_event_at, closed_at, outcome)
-    select $1, * from unnest($2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::text[])`,
+  return run(db, `insert into medic_files (guild_id, id, citizen_id, name, opened_at, last_event_at, closed_at, outcome, closed_activity, open_injuries, last_vitals)
+    select $1, u.id, u.citizen_id, u.name, u.opened_at, u.last_event_at, u.closed_at, u.outcome, case when u.closed_at is not null then u.last_event_at end,
+      u.open_injuries, u.last_vitals::jsonb
+    from unnest($2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::text[], $9::int4[], $10::text[])
+      as u(id, citizen_id, name, opened_at, last_event_at, closed_at, outcome, open_injuries, last_vitals)`,
   [guildId, files.map((f) => f.id), files.map((f) => f.citizenId), files.map((f) => f.name), files.map((f) => f.openedAt),
-    files.map((f) => f.lastEventAt), files.map((f) => f.closedAt), files.map((f) => f.outcome)]);
+    files.map((f) => f.lastEventAt), files.map((f) => f.closedAt), files.map((f) => f.outcome), files.map((f) => f.injuries),
+    files.map((f) => (f.lastVitals ? JSON.stringify(f.lastVitals) : null))]);
 }
 
 export interface EventRow { eventId: string; fileId: number | null; citizenId: string; type: string; at: number; data: object }
-/** Non-vital events in batch order (their seq follows it). */
-export function insertEvents(db: Conn, guildId: string, rows: EventRow[]) {
-  return run(db, `insert into medic_events (guild_id, event_id, file_id, citizen_id, type, at, data)
-    select $1, r.event_id, r.file_id, r.citizen_id, r.type, r.at, r.data
-    from jsonb_to_recordset($2::jsonb) as r(event_id text, file_id bigint, citizen_id text, type text, at bigint, data jsonb)`,
-  [guildId, rows.map((r) => ({ event_id: r.eventId, file_id: r.fileId, citizen_id: r.citizenId, type: r.type, at: r.at, data: r.data }))]);
-}
 
 /** Column arrays of vital samples, filled by the ingest without an object per row. */
 export interface VitalColumns {
@@ -95,21 +99,38 @@ export interface VitalColumns {
   respRate: (number | null)[]; temperature: (number | null)[]; gcs: (number | null)[];
 }
 export const emptyVitals = (): VitalColumns => ({ fileId: [], eventId: [], at: [], heartRate: [], systolic: [], diastolic: [], spo2: [], respRate: [], temperature: [], gcs: [] });
-/** All vital samples of a batch in one multi-row insert. */
-export function insertVitals(db: Conn, guildId: string, v: VitalColumns) {
-  return run(db, `insert into medic_vitals (guild_id, file_id, event_id, at, heart_rate, systolic, diastolic, spo2, resp_rate, temperature, gcs)
-    select $1, * from unnest($2::int8[], $3::text[], $4::int8[], $5::int2[], $6::int2[], $7::int2[], $8::int2[], $9::int2[], $10::float4[], $11::int2[])`,
-  [guildId, v.fileId, v.eventId, v.at, v.heartRate, v.systolic, v.diastolic, v.spo2, v.respRate, v.temperature, v.gcs]);
-}
 
-/** Injuries as they stand after the batch (added or changed). */
-export function upsertInjuries(db: Conn, guildId: string, rows: InjuryRow[]) {
-  return run(db, `insert into medic_injuries (guild_id, file_id, injury_id, body_part, kind, severity, bleeding, state, added_at, changed_at)
-    select $1, * from unnest($2::int8[], $3::text[], $4::text[], $5::text[], $6::int2[], $7::int2[], $8::text[], $9::int8[], $10::int8[])
-    on conflict (guild_id, file_id, injury_id) do update set body_part = excluded.body_part, kind = excluded.kind, severity = excluded.severity,
-      bleeding = excluded.bleeding, state = excluded.state, added_at = excluded.added_at, changed_at = excluded.changed_at`,
-  [guildId, rows.map((r) => r.fileId), rows.map((r) => r.injuryId), rows.map((r) => r.bodyPart), rows.map((r) => r.kind),
-    rows.map((r) => r.severity), rows.map((r) => r.bleeding), rows.map((r) => r.state), rows.map((r) => r.addedAt), rows.map((r) => r.changedAt)]);
+/**
+ * Everything a batch writes but new files and images, in one statement (one round trip, one write
+ * to the socket): the touched files, the events in batch order (their seq follows it), all vital
+ * samples as one multi-row insert, the injuries as they stand after the batch. Empty parts write
+ * nothing. Foreign keys are checked at the end of the statement, when every part is written.
+ */
+export function writeBatch(db: Conn, guildId: string, w: { files: FileWrite[]; events: EventRow[]; vitals: VitalColumns; injuries: InjuryRow[] }) {
+  const v = w.vitals;
+  const i = w.injuries;
+  return run(db, `with files as (${updateFilesText} returning 1),
+    events as (
+      insert into medic_events (guild_id, event_id, file_id, citizen_id, type, at, data)
+      select $1, r.event_id, r.file_id, r.citizen_id, r.type, r.at, r.data
+      from jsonb_to_recordset($9::jsonb) as r(event_id text, file_id bigint, citizen_id text, type text, at bigint, data jsonb)
+      returning 1),
+    vitals as (
+      insert into medic_vitals (guild_id, file_id, event_id, at, heart_rate, systolic, diastolic, spo2, resp_rate, temperature, gcs)
+      select $1, * from unnest($10::int8[], $11::text[], $12::int8[], $13::int2[], $14::int2[], $15::int2[], $16::int2[], $17::int2[], $18::float4[], $19::int2[])
+      returning 1),
+    injuries as (
+      insert into medic_injuries (guild_id, file_id, injury_id, body_part, kind, severity, bleeding, state, added_at, changed_at)
+      select $1, * from unnest($20::int8[], $21::text[], $22::text[], $23::text[], $24::int2[], $25::int2[], $26::text[], $27::int8[], $28::int8[])
+      on conflict (guild_id, file_id, injury_id) do update set body_part = excluded.body_part, kind = excluded.kind, severity = excluded.severity,
+        bleeding = excluded.bleeding, state = excluded.state, added_at = excluded.added_at, changed_at = excluded.changed_at
+      returning 1)
+    select (select count(*) from files) as files, (select count(*) from events) as events, (select count(*) from vitals) as vitals, (select count(*) from injuries) as injuries`,
+  [guildId, ...fileColumns(w.files),
+    w.events.map((r) => ({ event_id: r.eventId, file_id: r.fileId, citizen_id: r.citizenId, type: r.type, at: r.at, data: r.data })),
+    v.fileId, v.eventId, v.at, v.heartRate, v.systolic, v.diastolic, v.spo2, v.respRate, v.temperature, v.gcs,
+    i.map((r) => r.fileId), i.map((r) => r.injuryId), i.map((r) => r.bodyPart), i.map((r) => r.kind), i.map((r) => r.severity),
+    i.map((r) => r.bleeding), i.map((r) => r.state), i.map((r) => r.addedAt), i.map((r) => r.changedAt)]);
 }
 
 export interface ImageWrite { fileId: number; eventId: string; contentType: string; width: number; height: number; data: Buffer }
@@ -123,12 +144,8 @@ export async function insertImage(db: Conn, guildId: string, i: ImageWrite): Pro
 
 const stateColumns = `s.citizen_id as s_citizen_id, s.at as s_at, s.state as s_state, s.health as s_health, s.armor as s_armor,
   s.conscious as s_conscious, s.bleeding as s_bleeding, s.position as s_position, s.name as s_name, s.updated_at as s_updated_at`;
-const injuryCount = `(select count(*) from medic_injuries i where i.guild_id = f.guild_id and i.file_id = f.id and i.state <> 'healed')`;
-const lastVitals = `(select json_build_object('at', v.at, 'heartRate', v.heart_rate, 'systolic', v.systolic, 'diastolic', v.diastolic, 'spo2', v.spo2,
-    'respRate', v.resp_rate, 'temperature', v.temperature, 'gcs', v.gcs)
-  from medic_vitals v where v.guild_id = f.guild_id and v.file_id = f.id order by v.at desc limit 1)`;
 const summarySelect = `select f.id, f.citizen_id, f.name, f.opened_at, f.closed_at, f.outcome, f.last_event_at, ${stateColumns},
-    ${injuryCount} as injuries, ${lastVitals} as last_vitals
+    f.open_injuries as injuries, f.last_vitals
   from medic_files f left join medic_citizen_states s on s.guild_id = f.guild_id and s.citizen_id = f.citizen_id`;
 
 export function stateOf(r: postgres.Row, prefix = ''): CitizenState | null {
@@ -157,14 +174,23 @@ export async function summariesOf(db: Conn, guildId: string, fileIds: number[]):
   return rows.map(toSummary);
 }
 
+/**
+ * A page of files, newest activity first. Open files (no index on their activity, see the
+ * migration) are filtered and sorted; closed ones come from their activity index. The cursor is the
+ * (activity, id) of the file named by `before`.
+ */
 export async function listFiles(db: Db, guildId: string, o: { q: string | null; status: 'open' | 'closed' | 'all'; limit: number; before: number | null }) {
-  const rows = await run(db, `${summarySelect}
-    where f.guild_id = $1
-      and ($2::text = 'all' or ($2 = 'open') = (f.closed_at is null))
-      and ($3::text is null or f.citizen_id ilike (replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')
-           or coalesce(f.name, s.name, '') ilike ('%' || replace(replace(replace($3, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'))
-      and ($4::int8 is null or (f.last_event_at, f.id) < (select c.last_event_at, c.id from medic_files c where c.guild_id = $1 and c.id = $4))
-    order by f.last_event_at desc, f.id desc limit $5`, [guildId, o.status, o.q, o.before, o.limit + 1]);
+  const like = `replace(replace(replace($2, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
+  const match = `($2::text is null or f.citizen_id ilike (${like} || '%') or coalesce(f.name, s.name, '') ilike ('%' || ${like} || '%'))`;
+  const after = `(c.at is null or (coalesce(f.closed_activity, f.last_event_at), f.id) < (c.at, c.id))`;
+  const part = (open: boolean) => `(${summarySelect} cross join cursor c
+    where f.guild_id = $1 and f.closed_at is ${open ? '' : 'not '}null and ${match} and ${after}
+    order by ${open ? 'f.last_event_at' : 'f.closed_activity'} desc, f.id desc limit $4)`;
+  const parts = [o.status !== 'closed' && part(true), o.status !== 'open' && part(false)].filter(Boolean);
+  const rows = await run(db, `with cursor as (
+      select (select coalesce(closed_activity, last_event_at) from medic_files where guild_id = $1 and id = $3::int8) as at, $3::int8 as id
+    )
+    select * from (${parts.join(' union all ')}) p order by last_event_at desc, id desc limit $4`, [guildId, o.q, o.before, o.limit + 1]);
   return rows.map(toSummary);
 }
 
@@ -181,9 +207,4 @@ export async function putState(db: Db, guildId: string, s: StateInput): Promise<
   if (written) return { applied: true, row: written };
   const [kept] = await run(db, 'select * from medic_citizen_states where guild_id = $1 and citizen_id = $2', [guildId, s.id]);
   return { applied: false, row: kept };
-}
-
-export async function openFileIdsOf(db: Db, guildId: string, citizenId: string): Promise<number[]> {
-  const rows = await run(db, 'select id from medic_files where guild_id = $1 and citizen_id = $2 and closed_at is null', [guildId, citizenId]);
-  return rows.map((r) => Number(r.id));
 }

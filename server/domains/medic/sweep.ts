@@ -36,7 +36,8 @@ async function downsample(sql: Sql, guildId: string, fileId: number, from: numbe
  * One sweep over every guild: for each file whose samples the sweep has not reached up to the
  * cutoff (now − 30 days, minute-aligned), raw samples before the cutoff become one mean per
  * minute, an hour of game time per statement, then the file's watermark moves to the cutoff.
- * Files quiet since before their watermark drop out of the sweep's index. Returns what it did.
+ * Files quiet since before their watermark are passed over (`vitals_swept_to > last_event_at`).
+ * Returns what it did.
  */
 export async function sweepVitals(sql: Sql, opts: { now?: number; stop?: () => boolean } = {}) {
   const cutoff = Math.floor(((opts.now ?? Date.now()) - medicLimits.rawRetentionMs) / MINUTE) * MINUTE;
