@@ -125,6 +125,12 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   }
   t.match(await desk.locator('#vitals-legend').innerText(), /Herzfrequenz[\s\S]*Systolisch[\s\S]*Diastolisch[\s\S]*Atemfrequenz[\s\S]*SpO₂[\s\S]*Temperatur\s+36,4 °C[\s\S]*GCS\s+13/);
   t.ok(await desk.locator('#vitals-chart .axis text').count() > 8, 'with axis labels');
+  const chart = (await desk.locator('#vitals-chart svg').boundingBox())!;
+  await desk.mouse.move(chart.x + chart.width - 16, chart.y + 100);
+  t.match(await desk.locator('#vitals-tip').innerText(), new RegExp(`Herzfrequenz\\s+${118 - (VITALS - 1)} /min[\\s\\S]*SpO₂\\s+98 %[\\s\\S]*GCS\\s+13`), 'pointing at the chart shows the values of the nearest sample');
+  await screenshot(desk, 'medic-chart-hover');
+  await desk.mouse.move(0, 0);
+  await desk.locator('#vitals-tip').waitFor({ state: 'detached' });
 
   t.equal(await desk.locator('#ecg-rhythm').innerText(), 'Sinustachykardie', 'the rhythm in German');
   t.equal(await desk.locator('#ecg-rate').innerText(), '250 Hz');
@@ -135,9 +141,9 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
 
   const injuries = await desk.locator('#injuries tbody tr').allInnerTexts();
   t.equal(injuries.length, 2);
-  t.match(injuries[0], /Brustkorb\s+Schusswunde\s+4\/5\s+Mittel\s+Offen/, 'the worst first, in German');
+  t.match(injuries[0], /Brust\s+Schusswunde\s+4\/5\s+Mittel\s+Offen/, 'the worst first, in German');
   t.match(injuries[1], /Linkes Bein\s+Fraktur\s+3\/5\s+Keine\s+Offen/);
-  t.match(await desk.locator('#treatments').innerText(), /Tourniquet[\s\S]*Brustkorb, Schusswunde[\s\S]*Erfolgreich[\s\S]*von Lena Weber \(Dienstnr\. 07\) · Stufe 2[\s\S]*medic_tourniquet/);
+  t.match(await desk.locator('#treatments').innerText(), /Tourniquet[\s\S]*Brust, Schusswunde[\s\S]*Erfolgreich[\s\S]*von Lena Weber \(Dienstnr\. 07\) · Stufe 2[\s\S]*medic_tourniquet/);
   t.same(await desk.locator('#labs table.tox tbody tr').allInnerTexts(), ['THC\t12,5 ng/mL', 'Ethanol\t0,8 ng/mL'], 'the tox screen, highest level first');
 
   t.equal(await naturalWidth(desk, '#medic-images img'), 320, 'the X-ray loads (its real bytes)');
@@ -146,7 +152,7 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   await desk.click('#medic-images .thumb-button');
   await desk.locator('#medic-image-dialog[open]').waitFor();
   t.equal(await naturalWidth(desk, '#medic-image-large'), 320, 'a click enlarges it');
-  t.match(await desk.locator('#medic-image-dialog').innerText(), /Röntgen: Brustkorb[\s\S]*Projektil im rechten Thorax/);
+  t.match(await desk.locator('#medic-image-dialog').innerText(), /Röntgen: Brust[\s\S]*Projektil im rechten Thorax/);
   await desk.keyboard.press('Escape');
   await desk.locator('#medic-image-dialog').waitFor({ state: 'detached' });
   await desk.evaluate(() => scrollTo(0, 0));
@@ -186,7 +192,7 @@ t.test('more vitals and an injury sent by the game appear live on both boards (<
   t.ok(took < 3000, `list row and open file followed in ${took} ms, no reload`);
   t.match(await row(desk).innerText(), /HF\s+144[\s\S]*SpO₂\s+84 %/, 'the row shows the newest vitals');
   t.equal(await pointsOf(desk, '#vitals-chart [data-series=heartRate]'), VITALS + 5, 'the chart has the new points');
-  t.match(await desk.locator('#injuries tbody tr[data-injury="inj-3"]').innerText(), /Kopf\s+Risswunde/);
+  t.match(await desk.locator('#injuries tbody tr[data-injury="inj-3"]').innerText(), /Kopf\s+Schnittwunde/);
   t.equal(await desk.evaluate(() => performance.getEntriesByType('navigation').length), 1, 'the page was not reloaded');
   const state = await b.rest('PUT', `/medic/citizens/${CID}/state`, { at: later + 40_000, state: 'in_treatment', conscious: true });
   t.equal(state.status, 200);
@@ -204,11 +210,13 @@ t.test('"Akte schließen": asks, closes, the list follows; closed meanwhile is t
   await desk.fill('#medic-close-note', 'Übergabe an die Notaufnahme');
   await desk.click('#medic-close-yes');
   await desk.locator('#medic-close-result').getByText(`Akte ${fileId} geschlossen.`).waitFor();
-  await desk.locator('#medic-file-status').getByText('Geschlossen').waitFor();
+  await desk.locator('#medic-file-status[data-status=closed]').waitFor({ state: 'attached' });
+  t.equal(await desk.locator('#medic-file-state').innerText(), 'Manuell geschlossen', 'the badge says how it ended');
   t.equal((await b.rest('GET', `/medic/patients/${fileId}`)).body.status, 'closed', 'closed on the server');
   t.equal(await desk.locator('#medic-close').count(), 0, 'no close button on a closed file');
   await row(desk).waitFor({ state: 'detached', timeout: 3000 });
   t.pass('gone from the open files live');
+  await desk.evaluate(() => scrollTo(0, 0));
   await screenshot(desk, 'medic-closed');
 
   t.equal(await phone.locator('#medic-file-status').innerText(), 'Offen', 'the phone still shows it open');

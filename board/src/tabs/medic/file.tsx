@@ -61,7 +61,8 @@ function Header({ d }: { d: Detail }) {
       <header class="file-head">
         <h2 id="medic-file-title">{d.name ?? t.unnamed}</h2>
         <StateBadge s={d} id="medic-file-state" />
-        <span class={`pill file-status ${d.status}`} id="medic-file-status">{d.status === 'open' ? t.fileOpen : t.fileClosed}</span>
+        {/* a closed file shows its outcome in the badge */}
+        <span class={`pill file-status ${d.status}`} id="medic-file-status" data-status={d.status} hidden={d.status !== 'open'}>{d.status === 'open' ? t.fileOpen : t.fileClosed}</span>
       </header>
       <dl class="file-facts">
         <div><dt>{t.citizen}</dt><dd id="medic-file-citizen" class="mono">{d.citizenId}</dd></div>

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { clockTime, lang } from '../../app/i18n.ts';
 import type { VitalSeries, Vitals } from './types.ts';
 import { useWidth } from './use-width.ts';
@@ -101,11 +102,29 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
   const units: Record<Key, string> = { heartRate: t.bpm, systolic: t.mmHg, diastolic: t.mmHg, respRate: t.bpm, spo2: t.percent };
   const temp = latest(points, 'temperature');
   const gcs = latest(points, 'gcs');
+  const fmt = (v: number) => v.toLocaleString(lang.value === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 1 });
+
+  // The sample nearest the pointer (mouse or touch): a cursor line and its values.
+  const [hover, setHover] = useState<number | null>(null);
+  const onMove = (e: PointerEvent) => {
+    const px = e.clientX - (e.currentTarget as SVGSVGElement).getBoundingClientRect().left;
+    const at = x0 + ((px - pad.left) / plotW) * (x1 - x0);
+    let lo = 0;
+    let hi = points.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (points[mid].at < at) lo = mid + 1;
+      else hi = mid;
+    }
+    setHover(lo > 0 && at - points[lo - 1].at < points[lo].at - at ? lo - 1 : lo);
+  };
+  const hp = hover !== null ? points[hover] : undefined;
 
   return (
     <figure class="vitals-chart" id="vitals-chart" data-count={vitals.count} data-downsampled={String(vitals.downsampled)}>
-      <div class="chart-box">
-        <svg width={width} height={height} role="img" aria-label={`${t.chartLabel}: ${t.samples(vitals.count)}`}>
+      <div class="vitals-box">
+        <svg width={width} height={height} role="img" aria-label={`${t.chartLabel}: ${t.samples(vitals.count)}`}
+          onPointerMove={onMove} onPointerDown={onMove} onPointerLeave={() => setHover(null)}>
           <g class="gridlines">
             {topTicks.map((v) => <line x1={pad.left} x2={width - pad.right} y1={yTop(v)} y2={yTop(v)} />)}
             {spo2Ticks.map((v) => <line x1={pad.left} x2={width - pad.right} y1={ySpo2(v)} y2={ySpo2(v)} />)}
@@ -128,7 +147,23 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
               </g>
             );
           })}
+          {hp && (
+            <g class="cursor">
+              <line x1={x(hp.at)} x2={x(hp.at)} y1={pad.top} y2={spo2Top + spo2H} />
+              {series.map((s) => hp[s.key] !== null && (
+                <circle class={s.cls} cx={x(hp.at)} cy={s.panel === 'top' ? yTop(hp[s.key]!) : ySpo2(hp[s.key]!)} r={4.5} />
+              ))}
+            </g>
+          )}
         </svg>
+        {hp && (
+          <div class="vitals-tip" id="vitals-tip" aria-hidden="true" style={{ left: `${x(hp.at) + 192 <= width ? x(hp.at) + 12 : Math.max(0, x(hp.at) - 192)}px` }}>
+            <strong>{timeLabel(hp.at, true)}</strong>
+            {series.map((s) => hp[s.key] !== null && <span class={s.cls}><i class="swatch" aria-hidden="true" />{labels[s.key]} <b>{fmt(hp[s.key]!)} {units[s.key]}</b></span>)}
+            {hp.temperature !== null && <span>{t.temperature} <b>{fmt(hp.temperature)} °C</b></span>}
+            {hp.gcs !== null && <span>{t.gcs} <b>{hp.gcs}</b></span>}
+          </div>
+        )}
       </div>
       <figcaption>
         <ul class="legend" id="vitals-legend">

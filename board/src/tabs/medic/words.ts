@@ -4,18 +4,18 @@ import { texts } from '../../app/i18n.ts';
 const codes = {
   de: {
     state: { ok: 'Unverletzt', injured: 'Verletzt', downed: 'Am Boden', dead: 'Tot', in_treatment: 'In Behandlung', respawning: 'Respawn' } as Record<string, string>,
-    outcome: { discharged: 'Entlassen', deceased: 'Verstorben', respawned: 'Respawnt', closed: 'Geschlossen' } as Record<string, string>,
+    outcome: { discharged: 'Entlassen', deceased: 'Verstorben', respawned: 'Respawnt', closed: 'Manuell geschlossen' } as Record<string, string>,
     bodyPart: {
-      head: 'Kopf', neck: 'Hals', chest: 'Brustkorb', abdomen: 'Bauch', pelvis: 'Becken', back: 'Rücken',
+      head: 'Kopf', neck: 'Hals', chest: 'Brust', abdomen: 'Bauch', pelvis: 'Becken', back: 'Rücken',
       left_arm: 'Linker Arm', right_arm: 'Rechter Arm', left_leg: 'Linkes Bein', right_leg: 'Rechtes Bein',
     } as Record<string, string>,
     kind: {
-      gunshot: 'Schusswunde', stab: 'Stichwunde', laceration: 'Risswunde', fracture: 'Fraktur', burn: 'Verbrennung',
+      gunshot: 'Schusswunde', stab: 'Stichwunde', laceration: 'Schnittwunde', fracture: 'Fraktur', burn: 'Verbrennung',
       blunt: 'Stumpfes Trauma', bite: 'Bisswunde', abrasion: 'Schürfwunde', crush: 'Quetschung', other: 'Sonstige',
     } as Record<string, string>,
     injuryState: { open: 'Offen', treated: 'Versorgt', stable: 'Stabil', worsened: 'Verschlechtert', healed: 'Verheilt' } as Record<string, string>,
     bleeding: ['Keine', 'Leicht', 'Mittel', 'Stark'],
-    result: { success: 'Erfolgreich', partial: 'Teilweise', failed: 'Fehlgeschlagen' } as Record<string, string>,
+    result: { success: 'Erfolgreich', partial: 'Teilweise', failed: 'Erfolglos' } as Record<string, string>,
     rhythm: {
       sinus: 'Sinusrhythmus', sinus_tachycardia: 'Sinustachykardie', sinus_bradycardia: 'Sinusbradykardie',
       atrial_fibrillation: 'Vorhofflimmern', ventricular_tachycardia: 'Ventrikuläre Tachykardie', ventricular_fibrillation: 'Kammerflimmern',
@@ -25,7 +25,7 @@ const codes = {
   },
   en: {
     state: { ok: 'Unhurt', injured: 'Injured', downed: 'Downed', dead: 'Dead', in_treatment: 'In treatment', respawning: 'Respawning' } as Record<string, string>,
-    outcome: { discharged: 'Discharged', deceased: 'Deceased', respawned: 'Respawned', closed: 'Closed' } as Record<string, string>,
+    outcome: { discharged: 'Discharged', deceased: 'Deceased', respawned: 'Respawned', closed: 'Closed by hand' } as Record<string, string>,
     bodyPart: {
       head: 'Head', neck: 'Neck', chest: 'Chest', abdomen: 'Abdomen', pelvis: 'Pelvis', back: 'Back',
       left_arm: 'Left arm', right_arm: 'Right arm', left_leg: 'Left leg', right_leg: 'Right leg',
