@@ -188,7 +188,9 @@ async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<numb
     if (ev.imageIndex !== undefined) writes.push(store.insertImage(db, guildId, { fileId: ev.fileId!, eventId: ev.eventId, ...images.get(ev.imageIndex)! }));
   }
   v.fileId = vitalFiles.map((f) => f.id);
-  writes.push(store.writeBatch(db, guildId, { files: existing, events, vitals: v, injuries: [...changed].map(([r, f]) => ({ ...r, fileId: f.id })) }));
+  if (existing.length || events.length || vitalFiles.length || changed.size) { // a batch of duplicates writes nothing
+    writes.push(store.writeBatch(db, guildId, { files: existing, events, vitals: v, injuries: [...changed].map(([r, f]) => ({ ...r, fileId: f.id })) }));
+  }
   for (const w of writes) w.catch(failed);
   if (!files.size) await Promise.all(writes); // no topic op: inGuildTx sends a bare COMMIT, which must not follow a failed write
   return [...files.values()].map((f) => summaryOf(f, states.get(f.citizenId) ?? null));
