@@ -7,7 +7,7 @@ import t from 'tap';
 import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
 import { request, type HttpResponse, type RequestOptions } from '../../client-sdk/game/http.ts';
 import { connect } from '../../server/store/db.ts';
-import { compareStored, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
+import { assertFlushed, compareStored, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
 
 t.test('the database down for a few seconds: 5xx answers are retried (Retry-After honoured), nothing is lost', { timeout: 90_000 }, async (t) => {
   const { server, key } = await medicServer(t);
@@ -37,7 +37,7 @@ t.test('the database down for a few seconds: 5xx answers are retried (Retry-Afte
   const t0 = Date.now() - 3_600_000;
   const events = Array.from({ length: 300 }, (_, i) => streamEvent(prefix, i + 1, t0));
   for (const e of events.slice(0, 100)) sync.enqueue(e);
-  t.ok(await sync.flush(10_000), 'the first 100 are delivered');
+  await assertFlushed(t, sync, 10_000, 'the first 100 are delivered');
 
   await admin.unsafe(`alter database ${dbName} with allow_connections false`);
   await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName}'`);
@@ -60,7 +60,7 @@ t.test('the database down for a few seconds: 5xx answers are retried (Retry-Afte
   t.same(early, [], 'and no attempt came sooner than it asked');
 
   await admin.unsafe(`alter database ${dbName} with allow_connections true`);
-  t.ok(await sync.flush(30_000), 'delivered once the database is back');
+  await assertFlushed(t, sync, 30_000, 'delivered once the database is back');
   const diff = compareStored(await storedEvents(server.sql, prefix), events.map((e) => ({ id: e.id as string, citizenId: e.citizenId as string })));
   t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'all 300 stored once, in order per citizen');
 });

@@ -7,7 +7,7 @@ import t from 'tap';
 import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
 import { deleteApiKey } from '../../server/domains/apikeys/service.ts';
 import { createApiKey } from '../../server/domains/apikeys/service.ts';
-import { compareStored, GUILD, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
+import { assertFlushed, compareStored, GUILD, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
 
 t.test('a revoked key: the queue keeps everything, says unauthorized, and delivers all after a new key', { timeout: 60_000 }, async (t) => {
   const { server } = await medicServer(t);
@@ -23,7 +23,7 @@ t.test('a revoked key: the queue keeps everything, says unauthorized, and delive
   const t0 = Date.now() - 3_600_000;
   const events = Array.from({ length: 300 }, (_, i) => streamEvent(prefix, i + 1, t0));
   for (const e of events.slice(0, 100)) sync.enqueue(e);
-  t.ok(await sync.flush(10_000), 'delivered with the first key');
+  await assertFlushed(t, sync, 10_000, 'delivered with the first key');
 
   await deleteApiKey(server.deps, GUILD, first.id); // revoked on the board
   for (const e of events.slice(100)) sync.enqueue(e);
@@ -40,7 +40,7 @@ t.test('a revoked key: the queue keeps everything, says unauthorized, and delive
 
   const second = await createApiKey(server.sql, GUILD, 'game 2', null);
   sync.setApiKey(second.key);
-  t.ok(await sync.flush(10_000), 'a new key: everything is delivered');
+  await assertFlushed(t, sync, 10_000, 'a new key: everything is delivered');
   t.equal(sync.status().state, 'ok');
   const diff = compareStored(await storedEvents(server.sql, prefix), events.map((e) => ({ id: e.id as string, citizenId: e.citizenId as string })));
   t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'all 300 stored once, in order per citizen');
@@ -57,7 +57,7 @@ t.test('a scoped key is 403: kept and said so, like a revoked one; setApiKey res
   t.match(sync.status().message, /^403 .*unscoped key/, 'the message names the fix');
   t.equal(sync.stats().queued, 10, 'all kept');
   sync.setApiKey(key);
-  t.ok(await sync.flush(5000), 'an unscoped key delivers them at once, not at the next 30 s retry');
+  await assertFlushed(t, sync, 5000, 'an unscoped key delivers them at once, not at the next 30 s retry');
   t.equal((await storedEvents(server.sql, prefix)).length, 10);
 });
 
@@ -76,6 +76,6 @@ t.test('no key: enqueue writes to disk, nothing is sent, the status says why; a 
   const again = createMedicSync({ baseUrl: server.url, apiKey: key, dir, log: () => {} });
   t.teardown(() => again.stop());
   t.equal(again.stats().restored, 20, 'the next start finds all 20 on disk');
-  t.ok(await again.flush(10_000), 'and sends them with its key');
+  await assertFlushed(t, again, 10_000, 'and sends them with its key');
   t.equal((await storedEvents(server.sql, prefix)).length, 20);
 });

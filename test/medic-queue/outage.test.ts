@@ -6,7 +6,7 @@
 import t from 'tap';
 import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
 import { tcpProxy } from '../helpers/tcp-proxy.ts';
-import { compareStored, deadPort, envInt, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
+import { assertFlushed, compareStored, deadPort, envInt, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
 
 const OUTAGE_MS = envInt('MEDIC_OUTAGE_MS', 30_000);
 
@@ -25,7 +25,7 @@ t.test(`the server down for ${OUTAGE_MS / 1000} s: everything enqueued meanwhile
   const events = Array.from({ length: 800 }, (_, i) => streamEvent(prefix, i + 1, t0));
 
   for (const e of events.slice(0, 200)) sync.enqueue(e);
-  t.ok(await sync.flush(20_000), 'the first 200 are delivered while the server is up');
+  await assertFlushed(t, sync, 20_000, 'the first 200 are delivered while the server is up');
 
   proxy.target = await deadPort(); // new connections are refused ...
   proxy.cut(); // ... and open ones are gone: the network is down

@@ -10,7 +10,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMedicSync } from '../../client-sdk/medic/index.ts';
 import { tcpProxy } from '../helpers/tcp-proxy.ts';
-import { deadPort, envInt, medicServer, queueDir, storedEvents } from './helpers.ts';
+import { assertFlushed, deadPort, envInt, medicServer, queueDir, storedEvents } from './helpers.ts';
 
 const VITALS = envInt('MEDIC_PRESSURE_VITALS', 100_000);
 const BOUND = envInt('MEDIC_PRESSURE_BOUND', 2000);
@@ -60,7 +60,7 @@ t.test(`${VITALS} vitals and ${INJURIES} injuries, bound ${BOUND}, server down: 
   t.equal(again.stats().restored, BOUND, 'a restart restores the same events, not the dropped ones');
 
   proxy.target = server.port;
-  t.ok(await again.flush(60_000), 'delivered once the server is reachable');
+  await assertFlushed(t, again, 60_000, 'delivered once the server is reachable');
   const stored = new Set((await storedEvents(server.sql, prefix)).map((s) => s.id));
   t.same(injuryIds.filter((id) => !stored.has(id)), [], `all ${INJURIES} injuries arrived`);
   const arrivedVitals = vitalIds.filter((id) => stored.has(id));

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { createServer } from 'node:http';
 import { createMedicSync } from '../../client-sdk/medic/index.ts';
-import { compareStored, medicServer, queueDir, storedEvents, streamEvent } from './helpers.ts';
+import { assertFlushed, compareStored, medicServer, queueDir, storedEvents, streamEvent } from './helpers.ts';
 
 const LIMIT = 256 * 1024;
 
@@ -44,7 +44,7 @@ t.test('a proxy\'s 413 for the whole request: the batch is halved until the big 
     sync.enqueue(e);
     if (i === 60) sync.enqueue({ id: bigId, type: 'imaging', citizenId: e.citizenId, at: t0 + 1000, modality: 'xray', bodyPart: 'chest', image: 'A'.repeat(300 * 1024) });
   }
-  t.ok(await sync.flush(30_000), 'the queue empties');
+  await assertFlushed(t, sync, 30_000, 'the queue empties');
   t.equal(sync.stats().rejected, 1, 'one event rejected');
   t.ok(logs.some((l) => l.startsWith(`event ${bigId} (imaging) rejected by the server (413: <html>`)), 'the log names it and what the proxy said');
   t.ok(sizes.filter((s) => s > LIMIT).length <= 9, `halving: about log2(100) refused requests, not one per event (${sizes.length} requests: ${sizes.map((s) => Math.round(s / 1024)).join(', ')} KiB)`);

@@ -5,7 +5,7 @@
 import t from 'tap';
 import { request, type RequestOptions } from '../../client-sdk/game/http.ts';
 import { createMedicSync } from '../../client-sdk/medic/index.ts';
-import { medicServer, queueDir, sleep, storedEvents } from './helpers.ts';
+import { assertFlushed, medicServer, queueDir, sleep, storedEvents } from './helpers.ts';
 
 t.test('a rejected event does not block the rest and is not retried', { timeout: 30_000 }, async (t) => {
   const { server, key } = await medicServer(t);
@@ -21,7 +21,7 @@ t.test('a rejected event does not block the rest and is not retried', { timeout:
   sync.enqueue(good(4));
   sync.enqueue({ id: `${p}-5`, type: 'x_ray_party', citizenId: `${p}-c`, at }); // unknown type
   for (let n = 6; n <= 10; n++) sync.enqueue(good(n));
-  t.ok(await sync.flush(10_000), 'the queue empties');
+  await assertFlushed(t, sync, 10_000, 'the queue empties');
   const stats = sync.stats();
   t.equal(stats.rejected, 2, 'two rejected');
   t.equal(stats.applied, 8, 'the other eight applied');
@@ -47,7 +47,7 @@ for (const sender of ['fetch', 'node:http (FiveM)'] as const) t.test(`events too
   sync.enqueue(xray(2, 17 * 1024 * 1024)); // over the route's 16 MiB body limit: never sendable
   sync.enqueue(xray(3, 7 * 1024 * 1024)); // fits a request, but decodes to over 5 MiB: the server rejects it (413)
   sync.enqueue({ id: `${p}-4`, type: 'vitals', citizenId: `${p}-c`, at: at + 4, heartRate: 81 });
-  t.ok(await sync.flush(30_000), 'the queue empties');
+  await assertFlushed(t, sync, 30_000, 'the queue empties');
   t.same((await storedEvents(server.sql, p)).map((s) => s.id).sort(), [`${p}-1`, `${p}-4`], 'the events around them are stored');
   t.equal(sync.stats().rejected, 2, 'both images are rejected');
   t.ok(logs.some((l) => l.includes(`event ${p}-2 (imaging) rejected by the queue (413: the event is larger than the 16 MiB request limit`)), 'the unsendable one is named, before any request');
