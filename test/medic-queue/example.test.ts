@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { client } from '../helpers/server.ts';
 import { loadResource } from './fivem-shim.ts';
-import { medicServer, waitFor } from './helpers.ts';
+import { insertPerson } from '../../server/domains/people/store.ts';
+import { GUILD, medicServer, waitFor } from './helpers.ts';
 
 const example = fileURLToPath(new URL('../../client-sdk/examples/fivem-medic', import.meta.url));
 const sdk = fileURLToPath(new URL('../../client-sdk', import.meta.url));
@@ -78,6 +79,31 @@ t.test('the example resource fills a patient file: injuries, treatments, vitals,
 
   await fivem.stop();
   t.equal((fivem.callExport('status') as { state: string }).state, 'stopped', 'resource stop stops the sync');
+});
+
+t.test('care tier by service rank over job grade, emergency calls to the board, citizen state', { timeout: 60_000 }, async (t) => {
+  const { server, key } = await medicServer(t);
+  const api = client(server);
+  await insertPerson(server.sql, GUILD, { userId: 'u7', nickname: 'Dr. Sieben', badge: '07', rankId: 'crew', isAdmin: false });
+  t.equal((await api('PUT', '/medic/tiers', { key, body: { mapping: [{ rankId: 'crew', tier: 4 }] } })).status, 200, 'rank crew is care tier 4 on the board');
+  const path = await installResource(t);
+  const fivem = loadResource({ path, name: 'dt-medic', convars: { dt_url: server.url, dt_key: key } });
+  await fivem.start(); // reads GET /medic/qualifications
+  t.teardown(() => fivem.stop());
+  t.equal(fivem.callExport('careTier', { badge: 7, jobGrade: 0 }), 4, 'badge 7: the service rank wins over job grade 0 (tier 2)');
+  t.equal(fivem.callExport('careTier', { badge: 99, jobGrade: 1 }), 3, 'an unknown badge: job grade 1 gives tier 3 (Config.Medic.Tiers.jobs)');
+  t.equal(fivem.callExport('careTier', {}), null, 'nothing known: no tier');
+
+  const call = await fivem.callExport('notruf', { id: 'nr-1', title: 'Person bewusstlos', message: 'Atmet kaum', location: 'Pillbox Hill' }) as { externalId?: string } | null;
+  t.equal(call?.externalId, 'nr-1', 'an emergency call goes to the dispatch board (Notruf.toDispatch)');
+  const calls = await api('GET', '/integrations/ingame/calls', { key });
+  t.ok(calls.body.calls.some((c: { externalId: string; title: string }) => c.externalId === 'nr-1' && c.title === 'Person bewusstlos'), 'the board lists it');
+
+  await fivem.emit('dt:medic:state', 'STATE001', { state: 'downed', health: 0, conscious: false });
+  fivem.callExport('vitals', 'STATE001', { heartRate: 40 });
+  t.equal(await fivem.callExport('flush', 10_000), true);
+  const list = await api('GET', '/medic/patients?q=STATE001', { key });
+  t.match(list.body.patients[0]?.state, { state: 'downed', health: 0, conscious: false }, 'the citizen state is on the patient file');
 });
 
 t.test('no key at first: events survive a resource restart and go out once a key is set', { timeout: 60_000 }, async (t) => {

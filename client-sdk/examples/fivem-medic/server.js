@@ -62,7 +62,7 @@ exports('careTier', careTier);
 exports('notruf', notruf);
 
 on('dt:medic:event', report);
-on('dt:medic:state', (citizenId, state) => void putState(citizenId, state));
+on('dt:medic:state', (citizenId, state) => putState(citizenId, state));
 
 // --- care tiers: the service's rank mapping wins over the job grade while the service answers ---
 let qualifications = null; // { at, byBadge: Map<badge, {rankId, tier}> }
