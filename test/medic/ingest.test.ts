@@ -34,6 +34,7 @@ t.test('one event of every type is applied and lands in one patient file', async
   t.equal(file.ecg[0].samples.length, 500);
   t.same(file.timeline.map((e: any) => e.type), events.filter((e) => e.type !== 'vitals').map((e) => e.type), 'timeline: every event but the sample, in order');
   t.match(file.timeline[1].summary, /Verletzung: Schusswunde, Brust, Schwere 4/);
+  t.equal(file.timeline.find((e: any) => e.type === 'injury_changed').summary, 'Verletzung (Schusswunde, Brust) geändert: Schwere 3, versorgt', 'a change names the injury by kind and body part, not by the game\'s id');
   t.notOk('samples' in file.timeline.find((e: any) => e.type === 'ecg').data, 'the timeline leaves ECG samples out');
   t.notOk('image' in file.timeline.find((e: any) => e.type === 'imaging').data, 'and image bytes');
   const list = await api('GET', '/medic/patients?status=closed&q=cit-1');

@@ -44,7 +44,8 @@ export async function patientFile(deps: Deps, guildId: string, fileId: number): 
     reads.injuriesOf(deps.sql, guildId, fileId), reads.timelineOf(deps.sql, guildId, fileId), reads.ecgOf(deps.sql, guildId, fileId),
     reads.imagesOf(deps.sql, guildId, fileId), reads.vitalSeries(deps.sql, guildId, fileId, 0, Number.MAX_SAFE_INTEGER, 500),
   ]);
-  const timeline = events.map((e) => ({ ...e, summary: summaryText(e.type, e.data) }));
+  const injuryById = new Map(injuries.map((i) => [i.injuryId, i]));
+  const timeline = events.map((e) => ({ ...e, summary: summaryText(e.type, e.data, injuryById) }));
   const treatments = events.filter((e) => e.type === 'treatment_applied').map((e) => {
     const d = e.data as Record<string, any>;
     return { eventId: e.eventId, at: e.at, treatment: d.treatment, item: d.item ?? null, injuryId: d.injuryId ?? null, by: d.by, tier: d.tier, result: d.result, note: d.note ?? null };

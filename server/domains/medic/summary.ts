@@ -16,7 +16,8 @@ const rhythms: Record<string, string> = {
 };
 const tail = (s: unknown, sep = ': ') => (typeof s === 'string' && s ? `${sep}${s}` : '');
 
-export function summaryText(type: string, d: Record<string, any>): string {
+/** `injuries` (the file's, by id) names the injury an `injury_changed` entry is about. */
+export function summaryText(type: string, d: Record<string, any>, injuries?: ReadonlyMap<string, { kind: string; bodyPart: string }>): string {
   switch (type) {
     case 'patient_admitted': return `Patient aufgenommen${d.name ? ` (${d.name})` : ''}${tail(d.reason)}${d.location ? `, Ort: ${d.location}` : ''}`;
     case 'patient_discharged': return `Entlassen${tail(d.note)}`;
@@ -25,7 +26,9 @@ export function summaryText(type: string, d: Record<string, any>): string {
     case 'injury_added': return `Verletzung: ${kinds[d.kind] ?? d.kind}, ${parts[d.bodyPart] ?? d.bodyPart}, Schwere ${d.severity}${d.bleeding ? `, Blutung ${d.bleeding}` : ''}`;
     case 'injury_changed': {
       const what = [d.severity !== undefined && `Schwere ${d.severity}`, d.bleeding !== undefined && `Blutung ${d.bleeding}`, d.state && states[d.state]].filter(Boolean);
-      return `Verletzung ${d.injuryId} geändert: ${what.join(', ')}`;
+      const injury = injuries?.get(d.injuryId);
+      const which = injury ? `${kinds[injury.kind] ?? injury.kind}, ${parts[injury.bodyPart] ?? injury.bodyPart}` : d.injuryId;
+      return `Verletzung (${which}) geändert: ${what.join(', ')}`;
     }
     case 'treatment_applied':
       return `Behandlung: ${d.treatment}${d.item ? ` (${d.item})` : ''} durch ${d.by?.name ?? '?'} (Stufe ${d.tier}): ${results[d.result] ?? d.result}${tail(d.note, ' – ')}`;
