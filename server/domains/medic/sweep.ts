@@ -1,3 +1,4 @@
+import { runPeriodically } from '../../core/periodic.ts';
 import type { Deps } from '../../deps.ts';
 import type { Sql } from '../../store/db.ts';
 import { medicLimits } from './schema.ts';
@@ -67,27 +68,11 @@ export async function sweepVitals(sql: Sql, opts: { now?: number; stop?: () => b
   return { files, removed, cutoff };
 }
 
-/** Sweeps every `everyMs` (with jitter, so nodes do not sweep in the same millisecond); stop() waits for a sweep under way. */
+/** Sweeps every `everyMs` on every node (runPeriodically: jittered, one at a time); stop() waits for a sweep under way. */
 export function startMedicSweep(deps: Deps, opts: MedicSweepOptions = defaultMedicSweepOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = (deps.dbHealth.up ? sweepVitals(deps.sql, { stop: () => stopped }) : Promise.resolve(null))
-        .then((done) => { if (done?.removed) deps.log.info('medic vital samples downsampled', done); })
-        .catch((err) => deps.log.warn('downsampling medic vital samples failed; trying again at the next sweep', { error: String(err) }))
-        .finally(() => { running = null; schedule(); });
-    }, opts.everyMs * (0.9 + Math.random() * 0.2));
-    timer.unref();
-  }
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  return runPeriodically(opts.everyMs, async (stopped) => {
+    if (!deps.dbHealth.up) return;
+    const done = await sweepVitals(deps.sql, { stop: stopped });
+    if (done.removed) deps.log.info('medic vital samples downsampled', done);
+  }, (err) => deps.log.warn('downsampling medic vital samples failed; trying again at the next sweep', { error: String(err) }));
 }

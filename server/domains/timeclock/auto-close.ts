@@ -1,3 +1,4 @@
+import { runPeriodically } from '../../core/periodic.ts';
 import type { Deps } from '../../deps.ts';
 import { autoCloseShift, overdueShifts } from './store.ts';
 
@@ -14,40 +15,15 @@ export const defaultAutoCloseOptions: AutoCloseOptions = { everyMs: 30_000 };
  * clock-out and refreshes the Discord panel, after its statement committed.
  */
 export function startAutoClose(deps: Deps, opts: AutoCloseOptions = defaultAutoCloseOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
-  async function sweep() {
+  return runPeriodically(opts.everyMs, async (stopped) => {
     if (!deps.dbHealth.up) return;
     for (const due of await overdueShifts(deps.sql)) {
-      if (stopped) return;
+      if (stopped()) return;
       const done = await autoCloseShift(deps.sql, due.guildId, due.userId, due.maxShiftMs);
       if (!done) continue;
       if (done.event) deps.bus.publish([done.event]);
       deps.panel.refresh(due.guildId);
       deps.log.info('shift closed automatically', { guildId: due.guildId, userId: due.userId, maxShiftMs: due.maxShiftMs });
     }
-  }
-
-  function schedule() {
-    if (stopped) return;
-    // a little jitter, so the nodes of a deployment do not all sweep in the same millisecond
-    timer = setTimeout(() => {
-      running = sweep()
-        .catch((err) => deps.log.warn('automatic shift closing failed; trying again at the next sweep', { error: String(err) }))
-        .finally(() => { running = null; schedule(); });
-    }, opts.everyMs * (0.9 + Math.random() * 0.2));
-    timer.unref();
-  }
-  schedule();
-
-  return {
-    /** Stops sweeping and waits for a sweep under way. */
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
+  }, (err) => deps.log.warn('automatic shift closing failed; trying again at the next sweep', { error: String(err) }));
 }
