@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- medic [--batches n] [--warmup n] [--rounds n] [--citizens n] [--per-patient n] [--wal-events n]`
+ * `npm run bench -- medic [--batches n] [--warmup n] [--rounds n] [--citizens n] [--per-patient n] [--wal-events n] [--profile dir]`
  * (defaults: 300 measured batches of 100 events after 20 warm-up ones, 3 rounds, 50 patients in every
  * batch, a new patient in a slot every 100 of its events, 100,000 events through the queue; 2–3 min).
  *
@@ -15,6 +15,8 @@
  * the load (and the raw SQL loop, and the queue) to CPU 1; PostgreSQL is not pinned. Misses are printed
  * as MISSED; the exit code stays 0.
  */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createApiKey } from '../server/domains/apikeys/service.ts';
 import { insertGuild } from '../server/domains/guilds/store.ts';
@@ -35,6 +37,7 @@ export async function run(args: string[]): Promise<void> {
       citizens: { type: 'string', default: '50' },
       'per-patient': { type: 'string', default: '100' },
       'wal-events': { type: 'string', default: '100000' },
+      profile: { type: 'string' },
     },
     strict: true,
   });
@@ -53,7 +56,11 @@ export async function run(args: string[]): Promise<void> {
     const db = run.database(await benchDatabase());
     await insertGuild(db.sql, GUILD, 'Bench');
     const { key } = await createApiKey(db.sql, GUILD, 'game', null);
-    const server = run.started(spawnNode(file('./targets/server.ts'), { cpu: 0, env: { BENCH_DATABASE_URL: db.url } }));
+    const profileDir = values.profile ? resolve(values.profile) : null;
+    if (profileDir) mkdirSync(profileDir, { recursive: true });
+    const server = run.started(spawnNode(file('./targets/server.ts'), {
+      cpu: 0, env: { BENCH_DATABASE_URL: db.url }, nodeArgs: profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    }));
     const port = (await server.firstMessage).port as number;
     if (!(await settled([server.pid]))) notes.push('the server was still busy 30 s after it started: round 1 includes its start-up');
 
@@ -112,6 +119,7 @@ export async function run(args: string[]): Promise<void> {
     const perEvent = wal.walBytes / wal.events, jsonPerEvent = wal.jsonBytes / wal.events;
     process.stdout.write(`${'queue:'.padEnd(10)}${perEvent.toFixed(1)} bytes written to disk per event against ${jsonPerEvent.toFixed(1)} JSON bytes per event: write amplification ${(wal.walBytes / wal.jsonBytes).toFixed(3)}x\n`);
     process.stdout.write(`${''.padEnd(10)}(${wal.events} events, ${wal.walBytes} bytes: records + ack files; enqueue ${wal.enqueueUs.toFixed(1)} us/event (one write(2) each); delivered through the queue at ${Math.round((wal.applied * 1000) / wal.elapsedMs)} events/s; ${wal.dirBytesAfter} bytes left on disk after the last ack)\n`);
+    if (profileDir) notes.push(`server CPU profile (.cpuprofile, main thread = *.0.001.*) written to ${profileDir}`);
     if (!canPin()) notes.push('taskset missing: nothing was pinned');
     if (!db.postmasterPid) notes.push('DATABASE_URL given: PostgreSQL CPU not measured');
     for (const n of notes) process.stdout.write(`note: ${n}\n`);

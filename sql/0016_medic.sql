@@ -47,8 +47,10 @@ create table medic_events (
   primary key (guild_id, event_id),
   foreign key (guild_id, file_id) references medic_files (guild_id, id) on delete cascade
 );
-create index medic_events_by_file on medic_events (guild_id, file_id, at, seq);
-create index medic_events_by_citizen on medic_events (guild_id, citizen_id, at);
+-- Read by file without guild_id in the key (file ids are unique across guilds; reads also filter
+-- guild_id): the primary key stays the only index a guild_id condition can use, so the ingest's id
+-- probes cannot be planned as a scan of the guild's rows, whatever the statistics say.
+create index medic_events_by_file on medic_events (file_id, at, seq);
 
 -- Vital-sign samples, the bulk: one narrow row each. Raw rows carry their event id (unique per
 -- guild); the sweep replaces raw rows older than 30 days by one mean row per file and minute
@@ -70,7 +72,9 @@ create table medic_vitals (
   foreign key (guild_id, file_id) references medic_files (guild_id, id) on delete cascade
 );
 create unique index medic_vitals_event on medic_vitals (guild_id, event_id);
-create index medic_vitals_by_file on medic_vitals (guild_id, file_id, at);
+-- Without guild_id (as medic_events_by_file): smaller entries, and the id index is the only one a
+-- guild_id condition can use.
+create index medic_vitals_by_file on medic_vitals (file_id, at);
 
 -- The injuries of a file as they stand now (their history is in medic_events).
 create table medic_injuries (

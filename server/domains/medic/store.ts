@@ -28,15 +28,19 @@ export interface IngestReads { stored: Set<string>; open: OpenFile[]; states: Ma
 
 /**
  * What a batch needs to know, in one statement (one round trip, one write to the socket): the ids
- * of the batch stored before (either table: an id is unique per guild across all types), the
- * citizens' open files with their injury count and newest sample, the citizens' states, and (when
- * the batch has injury events) the injuries of those files. Run after `lockIngest`.
+ * of the batch stored before (either table: an id is unique per guild across all types; one probe of
+ * the id index per id and table — the lateral `limit 1` keeps it a nested loop, and the id index is
+ * the only one a guild_id condition can use, so stale statistics cannot make it a scan of the
+ * guild's rows), the citizens' open files with their injury count and newest sample, the
+ * citizens' states, and (when the batch has injury events) the injuries of those files. Run after
+ * `lockIngest`.
  */
 export async function ingestReads(db: Conn, guildId: string, ids: string[], citizens: string[], withInjuries: boolean): Promise<IngestReads> {
   const [row] = await run(db, `select
-    (select coalesce(json_agg(x.event_id), '[]') from (
-       select event_id from medic_events where guild_id = $1 and event_id = any($2::text[])
-       union all select event_id from medic_vitals where guild_id = $1 and event_id = any($2::text[])) x) as stored,
+    (select coalesce(json_agg(y.id), '[]') from (
+       select x.id from unnest($2::text[]) x(id) cross join lateral (select from medic_events e where e.guild_id = $1 and e.event_id = x.id limit 1) e
+       union all
+       select x.id from unnest($2::text[]) x(id) cross join lateral (select from medic_vitals v where v.guild_id = $1 and v.event_id = x.id limit 1) v) y) as stored,
     (select coalesce(json_agg(json_build_object('id', f.id, 'citizenId', f.citizen_id, 'name', f.name, 'openedAt', f.opened_at,
         'lastEventAt', f.last_event_at, 'injuries', f.open_injuries, 'lastVitals', f.last_vitals)), '[]')
      from medic_files f where f.guild_id = $1 and f.citizen_id = any($3::text[]) and f.closed_at is null) as open,
