@@ -24,10 +24,11 @@ create table medic_files (
 -- Every batch moves last_event_at of the files it touches. No index names that column (nor any
 -- other column a batch changes), so those updates are HOT: no index entries, no index bloat; the
 -- fillfactor leaves room on the page for the new row versions. Open files (a guild's current
--- patients) are sorted when listed; closed ones are listed by closed_activity.
+-- patients) are sorted when listed; closed ones are listed by closed_activity. Besides the
+-- primary key, only partial indexes name guild_id, so a batch's file updates (guild_id and ids)
+-- are primary-key probes whatever the statistics say, not a scan of the guild's files.
 create unique index medic_files_one_open on medic_files (guild_id, citizen_id) where closed_at is null;
 create index medic_files_closed_by_activity on medic_files (guild_id, closed_activity desc, id desc) where closed_at is not null;
-create index medic_files_by_citizen on medic_files (guild_id, citizen_id, id desc);
 create index medic_files_by_opening on medic_files (opened_at);
 
 -- Every event but vital samples, by its game-chosen id (unique per guild across all types,

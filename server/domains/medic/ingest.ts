@@ -90,10 +90,10 @@ type Conn = Parameters<typeof store.ingestReads>[0];
  */
 async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<number, CheckedImage>, results: EventResult[], failed: (err: unknown) => void) {
   const citizens = [...new Set(valid.map((c) => c.event.citizenId))];
-  const needInjuries = valid.some((c) => c.event.type === 'injury_changed' || c.event.type === 'injury_added');
+  const named = valid.flatMap(({ event: e }) => (e.type === 'injury_changed' || e.type === 'injury_added' ? [{ citizenId: e.citizenId, injuryId: e.injuryId }] : []));
   // the lock travels with the reads (one write to the socket) and is taken before their snapshot; its failure fails them too
   store.lockIngest(db, guildId).catch(() => {});
-  const { stored, open, states, injuries: known } = await store.ingestReads(db, guildId, valid.map((c) => c.event.id), citizens, needInjuries);
+  const { stored, open, states, injuries: known } = await store.ingestReads(db, guildId, valid.map((c) => c.event.id), citizens, named);
   const injuries = new Map<string, store.InjuryRow>(); // `${fileId}\n${injuryId}` → as it stands
   for (const i of known) injuries.set(`${i.fileId}\n${i.injuryId}`, i);
 

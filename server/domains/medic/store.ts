@@ -32,10 +32,11 @@ export interface IngestReads { stored: Set<string>; open: OpenFile[]; states: Ma
  * the id index per id and table — the lateral `limit 1` keeps it a nested loop, and the id index is
  * the only one a guild_id condition can use, so stale statistics cannot make it a scan of the
  * guild's rows), the citizens' open files with their injury count and newest sample, the
- * citizens' states, and (when the batch has injury events) the injuries of those files. Run after
- * `lockIngest`.
+ * citizens' states, and the injuries the batch's injury events name in their citizens' open files
+ * (not all of them: a long stay collects many). Every part is index probes by key (lateral
+ * `limit 1`: a nested loop whatever the statistics say). Run after `lockIngest`.
  */
-export async function ingestReads(db: Conn, guildId: string, ids: string[], citizens: string[], withInjuries: boolean): Promise<IngestReads> {
+export async function ingestReads(db: Conn, guildId: string, ids: string[], citizens: string[], injuries: { citizenId: string; injuryId: string }[]): Promise<IngestReads> {
   const [row] = await run(db, `select
     (select coalesce(json_agg(y.id), '[]') from (
        select x.id from unnest($2::text[]) x(id) cross join lateral (select from medic_events e where e.guild_id = $1 and e.event_id = x.id limit 1) e
@@ -43,10 +44,14 @@ export async function ingestReads(db: Conn, guildId: string, ids: string[], citi
        select x.id from unnest($2::text[]) x(id) cross join lateral (select from medic_vitals v where v.guild_id = $1 and v.event_id = x.id limit 1) v) y) as stored,
     (select coalesce(json_agg(json_build_object('id', f.id, 'citizenId', f.citizen_id, 'name', f.name, 'openedAt', f.opened_at,
         'lastEventAt', f.last_event_at, 'injuries', f.open_injuries, 'lastVitals', f.last_vitals)), '[]')
-     from medic_files f where f.guild_id = $1 and f.citizen_id = any($3::text[]) and f.closed_at is null) as open,
-    (select coalesce(json_agg(s), '[]') from medic_citizen_states s where s.guild_id = $1 and s.citizen_id = any($3::text[])) as states,
-    (select coalesce(json_agg(i), '[]') from medic_files f join medic_injuries i on i.guild_id = f.guild_id and i.file_id = f.id
-     where $4 and f.guild_id = $1 and f.citizen_id = any($3::text[]) and f.closed_at is null) as injuries`, [guildId, ids, citizens, withInjuries]);
+     from unnest($3::text[]) c(id) cross join lateral (select * from medic_files f
+       where f.guild_id = $1 and f.citizen_id = c.id and f.closed_at is null limit 1) f) as open,
+    (select coalesce(json_agg(s), '[]') from unnest($3::text[]) c(id) cross join lateral (select * from medic_citizen_states s
+       where s.guild_id = $1 and s.citizen_id = c.id limit 1) s) as states,
+    (select coalesce(json_agg(i), '[]') from unnest($4::text[], $5::text[]) x(citizen_id, injury_id)
+     cross join lateral (select f.id from medic_files f where f.guild_id = $1 and f.citizen_id = x.citizen_id and f.closed_at is null limit 1) f
+     cross join lateral (select * from medic_injuries i where i.guild_id = $1 and i.file_id = f.id and i.injury_id = x.injury_id limit 1) i) as injuries`,
+  [guildId, ids, citizens, injuries.map((i) => i.citizenId), injuries.map((i) => i.injuryId)]);
   return {
     stored: new Set(row.stored as string[]),
     open: row.open as OpenFile[],
@@ -72,13 +77,16 @@ export interface FileWrite {
 }
 const fileColumns = (files: FileWrite[]) => [files.map((f) => f.id), files.map((f) => f.name), files.map((f) => f.lastEventAt), files.map((f) => f.closedAt),
   files.map((f) => f.outcome), files.map((f) => f.injuries), files.map((f) => (f.lastVitals ? JSON.stringify(f.lastVitals) : null))];
-/** Absolute values: the batch computed them from the file as read under the ingest lock. */
+/**
+ * Absolute values: the batch computed them from the file as read under the ingest lock. `id = any`
+ * makes the files a primary-key scan (a join alone was planned as a hash over all the guild's files).
+ */
 const updateFilesText = `update medic_files f set name = coalesce(u.name, f.name), last_event_at = u.last_event_at,
       closed_at = coalesce(u.closed_at, f.closed_at), outcome = coalesce(u.outcome, f.outcome),
       closed_activity = case when u.closed_at is not null then u.last_event_at else f.closed_activity end,
       open_injuries = u.open_injuries, last_vitals = u.last_vitals::jsonb
     from unnest($2::int8[], $3::text[], $4::int8[], $5::int8[], $6::text[], $7::int4[], $8::text[]) as u(id, name, last_event_at, closed_at, outcome, open_injuries, last_vitals)
-    where f.guild_id = $1 and f.id = u.id`;
+    where f.guild_id = $1 and f.id = any($2::int8[]) and f.id = u.id`;
 /** Touched files that existed: name when newly given, activity, and a close. Runs before `insertFiles` (one open file per citizen). */
 export function updateFiles(db: Conn, guildId: string, files: FileWrite[]) {
   return run(db, updateFilesText, [guildId, ...fileColumns(files)]);
