@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- medic [--batches n] [--warmup n] [--rounds n] [--citizens n] [--per-patient n] [--wal-events n] [--profile dir]`
+ * `npm run bench -- medic [--batches n] [--warmup n] [--rounds n] [--citizens n] [--per-patient n] [--wal-events n] [--guilds n] [--profile dir]`
  * (defaults: 300 measured batches of 100 events after 20 warm-up ones, 3 rounds, 50 patients in every
  * batch, a new patient in a slot every 100 of its events, 100,000 events through the queue; 2–3 min).
  *
@@ -8,6 +8,8 @@
  *   ingest:  POST /api/v1/medic/events on the real server, batches of 100, one unscoped key, one batch
  *            in flight (the game queue's pattern)  vs  the same rows inserted by raw postgres.js multi-row
  *            inserts into the same tables, one transaction per batch (target >= 0.5x)
+ *   guilds:  (informational, one run each, --guilds n, 0 = off) n game servers of n guilds sending at once, one
+ *            batch in flight each, against the raw inserts of the same rows on n connections at once
  *   queue:   the medic queue (client-sdk/medic) carrying 100,000 events to the server: bytes its
  *            write-ahead log wrote to disk per event (records, tombstones, ack files, rewrites) against
  *            the JSON bytes of the events (the write amplification), and its enqueue cost (informational)
@@ -37,6 +39,7 @@ export async function run(args: string[]): Promise<void> {
       citizens: { type: 'string', default: '50' },
       'per-patient': { type: 'string', default: '100' },
       'wal-events': { type: 'string', default: '100000' },
+      guilds: { type: 'string', default: '4' },
       profile: { type: 'string' },
     },
     strict: true,
@@ -46,6 +49,7 @@ export async function run(args: string[]): Promise<void> {
   const rounds = whole(values.rounds, 'rounds', 1, 20);
   const mix = { citizens: whole(values.citizens, 'citizens', 1, 100), perPatient: whole(values['per-patient'], 'per-patient', 1, 10_000_000) };
   const walEvents = whole(values['wal-events'], 'wal-events', 100, 10_000_000);
+  const guilds = whole(values.guilds, 'guilds', 0, 32);
 
   const run = benchRun();
   try {
@@ -56,6 +60,12 @@ export async function run(args: string[]): Promise<void> {
     const db = run.database(await benchDatabase());
     await insertGuild(db.sql, GUILD, 'Bench');
     const { key } = await createApiKey(db.sql, GUILD, 'game', null);
+    const many: { id: string; key: string }[] = []; // --guilds: game servers of their own guilds sending at once
+    for (let k = 1; k <= guilds; k++) {
+      const id = String(BigInt(GUILD) + BigInt(k));
+      await insertGuild(db.sql, id, `Bench ${k}`);
+      many.push({ id, key: (await createApiKey(db.sql, id, 'game', null)).key });
+    }
     const profileDir = values.profile ? resolve(values.profile) : null;
     if (profileDir) mkdirSync(profileDir, { recursive: true });
     const server = run.started(spawnNode(file('./targets/server.ts'), {
@@ -81,11 +91,19 @@ export async function run(args: string[]): Promise<void> {
       await db.sql`checkpoint`;
       sql.push(await load<MedicLoadReport>({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, prefix: `sql${r}`, ...common }));
     }
+    let par: { rest: MedicLoadReport; sql: MedicLoadReport } | null = null;
+    if (guilds) {
+      await db.sql`checkpoint`;
+      const parRest = await load<MedicLoadReport>({ kind: 'rest', port, key, keys: many.map((g) => g.key), prefix: 'par', ...common });
+      await db.sql`checkpoint`;
+      const parSql = await load<MedicLoadReport>({ kind: 'sql', databaseUrl: db.url, guildId: GUILD, guildIds: many.map((g) => g.id), prefix: 'psql', ...common });
+      par = { rest: parRest, sql: parSql };
+    }
     await db.sql`checkpoint`;
     const wal = await load<WalReport>({ kind: 'wal', port, key, prefix: 'wal', t0: eventTime, mix, events: walEvents });
     await run.stopped(server);
     if (server.stderr.length) notes.push(`server wrote ${server.stderr.length} line(s) to stderr, first: ${server.stderr.slice(0, 3).join(' | ')}`);
-    for (const [name, reports] of [['REST', rest], ['raw SQL', sql]] as const) {
+    for (const [name, reports] of [['REST', rest], ['raw SQL', sql], ['REST, several guilds', par ? [par.rest] : []], ['raw SQL, several guilds', par ? [par.sql] : []]] as const) {
       const errors = reports.flatMap((x) => x.errors);
       if (errors.length) notes.push(`${name}: ${errors.length} failed batch(es), first: ${errors[0]}`);
     }
@@ -96,6 +114,10 @@ export async function run(args: string[]): Promise<void> {
     const [{ n: restRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'rest%') + (select count(*) from medic_events where event_id like 'rest%') as n`;
     const [{ n: walRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'wal-%') + (select count(*) from medic_events where event_id like 'wal-%') as n`;
     if (Number(restRows) !== perContender) notes.push(`MISMATCH: the server stored ${restRows} REST events, expected ${perContender}`);
+    if (par) {
+      const [{ n: parRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'par%') + (select count(*) from medic_events where event_id like 'par%') as n`;
+      if (Number(parRows) !== guilds * (warmup + batches) * 100) notes.push(`MISMATCH: the server stored ${parRows} events of the ${guilds} guilds, expected ${guilds * (warmup + batches) * 100}`);
+    }
     if (Number(walRows) !== walEvents) notes.push(`MISMATCH: the server stored ${walRows} events sent through the queue, expected ${walEvents}`);
 
     const rate = (x: MedicLoadReport) => (x.events * 1000) / x.measuredMs;
@@ -116,6 +138,11 @@ export async function run(args: string[]): Promise<void> {
     process.stdout.write(`${'ingest:'.padEnd(10)}${ratio.toFixed(2)}x raw postgres.js multi-row inserts (target >= 0.5x)  ${ratio >= 0.5 ? 'ok' : 'MISSED'}\n`);
     const paired = rest.map((x, i) => rate(x) / rate(sql[i])).sort((a, b) => a - b);
     process.stdout.write(`${''.padEnd(10)}(round by round: ${paired.map((x) => x.toFixed(2)).join(', ')}x)\n`);
+    if (par) {
+      const r = rate(par.rest) / rate(par.sql);
+      process.stdout.write(`${'guilds:'.padEnd(10)}${guilds} game servers (own guild and key, one batch in flight each): server ${Math.round(rate(par.rest))} events/s (p50 ${par.rest.p50.toFixed(2)} ms, server CPU ${pct(par.rest.cpuMs.server, par.rest)}, postgres ${pct(par.rest.cpuMs.postgres, par.rest)})\n`);
+      process.stdout.write(`${''.padEnd(10)}vs raw inserts on ${guilds} connections ${Math.round(rate(par.sql))} events/s (p50 ${par.sql.p50.toFixed(2)} ms, postgres ${pct(par.sql.cpuMs.postgres, par.sql)}): ${r.toFixed(2)}x (informational, one run)\n`);
+    }
     const perEvent = wal.walBytes / wal.events, jsonPerEvent = wal.jsonBytes / wal.events;
     process.stdout.write(`${'queue:'.padEnd(10)}${perEvent.toFixed(1)} bytes written to disk per event against ${jsonPerEvent.toFixed(1)} JSON bytes per event: write amplification ${(wal.walBytes / wal.jsonBytes).toFixed(3)}x\n`);
     process.stdout.write(`${''.padEnd(10)}(${wal.events} events, ${wal.walBytes} bytes: records + ack files; enqueue ${wal.enqueueUs.toFixed(1)} us/event (one write(2) each); delivered through the queue at ${Math.round((wal.applied * 1000) / wal.elapsedMs)} events/s; ${wal.dirBytesAfter} bytes left on disk after the last ack)\n`);
