@@ -79,7 +79,11 @@ export async function seedWorld(server: { url: string; sql: Sql }): Promise<Worl
 }
 
 /** Where a string can go in an operation's input: a path or query parameter, or a place in the JSON body. */
-export interface Slot { in: 'path' | 'query' | 'body'; name: string; at: (string | number)[]; schema: JsonSchema }
+export interface Slot {
+  in: 'path' | 'query' | 'body'; name: string; at: (string | number)[]; schema: JsonSchema;
+  /** The union branch (oneOf/anyOf) the field belongs to, and where that branch's object sits: a request for the field needs that branch there. */
+  within?: { at: (string | number)[]; schema: JsonSchema };
+}
 
 const allowsString = (s: JsonSchema): boolean =>
   s.type === 'string' || (Array.isArray(s.type) && s.type.includes('string')) || (s.anyOf ?? s.oneOf ?? []).some(allowsString)
@@ -88,11 +92,12 @@ const allowsString = (s: JsonSchema): boolean =>
 /** Every place a value can go: parameters, and every field of the body at any depth (through unions and arrays). */
 export function fieldSlots(op: Operation): Slot[] {
   const out: Slot[] = op.params.map((p) => ({ in: p.in, name: p.name, at: [], schema: p.schema }));
-  const walk = (schema: JsonSchema, at: (string | number)[]) => {
-    if (at.length) out.push({ in: 'body', name: at.join('.'), at, schema });
+  const walk = (schema: JsonSchema, at: (string | number)[], within?: Slot['within']) => {
+    if (at.length) out.push({ in: 'body', name: at.join('.'), at, schema, ...(within ? { within } : {}) });
     for (const branch of [schema, ...(schema.anyOf ?? schema.oneOf ?? [])]) {
-      if (branch.properties) for (const [k, v] of Object.entries<JsonSchema>(branch.properties)) walk(v, [...at, k]);
-      if (branch.items) walk(branch.items, [...at, 0]);
+      const inBranch = branch === schema ? within : { at, schema: branch };
+      if (branch.properties) for (const [k, v] of Object.entries<JsonSchema>(branch.properties)) walk(v, [...at, k], inBranch);
+      if (branch.items) walk(branch.items, [...at, 0], inBranch);
     }
   };
   if (op.body) walk(op.body, []);
@@ -128,11 +133,16 @@ export function withValue(parts: Parts, slot: Slot, value: unknown): Parts {
     return (Array.isArray(node) ? [...node] : { ...node }) as Record<string | number, unknown>;
   };
   const root = copy(parts.body, false);
-  let node = root;
-  slot.at.forEach((key, i) => {
-    if (i === slot.at.length - 1) node[key] = value;
-    else node = node[key] = copy(node[key], typeof slot.at[i + 1] === 'number');
-  });
+  const setAt = (at: (string | number)[], v: unknown) => {
+    let node = root;
+    at.forEach((key, i) => {
+      if (i === at.length - 1) node[key] = v;
+      else node = node[key] = copy(node[key], typeof at[i + 1] === 'number');
+    });
+  };
+  // a field of a union branch goes into a valid example of its branch (a discharge's note into a discharge)
+  if (slot.within?.at.length) setAt(slot.within.at, structuredClone(exampleFor(slot.within.schema)));
+  setAt(slot.at, value);
   return { ...parts, body: root };
 }
 

@@ -20,6 +20,19 @@ ops.sort((a, b) => Number(ending(a)) - Number(ending(b)));
 /** The board's pages (the board, the alarm kiosk) answer any query with the page (their router says why); nothing of it is stored. */
 const takesAnyQuery = (op: Operation) => op.method === 'GET' && (op.path === '/dispatch' || op.path === '/dispatch/alarm');
 
+/**
+ * A batch route (POST /medic/events) judges each item alone: a forbidden value inside item i is that
+ * item's rejection — 200 with `results[i]` rejected, code 400, naming `events[i].field` — not a 400 of
+ * the whole request. Null when the answer is not such a rejection.
+ */
+function itemRejection(res: { status: number; body: unknown }, slot: { name: string }) {
+  const m = /^(\w+)\.(\d+)\.(.+)$/.exec(slot.name);
+  const r = m && res.status === 200 ? (res.body as { results?: { status?: string; code?: number; error?: string }[] })?.results?.[Number(m[2])] : undefined;
+  return m && r?.status === 'rejected' ? { code: r.code, error: String(r.error), name: `${m[1]}[${m[2]}].${m[3]}` } : null;
+}
+/** A base64 blob (an image) is not text: 10 000 characters of it are well-formed base64, refused for what they decode to (415). */
+const isBlob = (slot: { schema: { contentEncoding?: unknown } }) => slot.schema.contentEncoding === 'base64';
+
 let n = 0;
 /** A mark no derived value keeps (a rank id made of a name drops it), so a string holding it holds the value sent. */
 const mark = () => `№${++n}`;
@@ -63,7 +76,12 @@ t.test('every string of every route\'s input: no 5xx, errors are {error}, what t
           const body = res.body as Record<string, unknown>;
           if (typeof body !== 'object' || body === null || Object.keys(body).join() !== 'error' || typeof body.error !== 'string') t.fail(`${what}: ${res.status} is not {error}: ${res.text.slice(0, 200)}`);
         }
-        if (!valid && !(slot.in === 'query' && takesAnyQuery(op))) {
+        const item = itemRejection(res, slot);
+        if (!valid && item) {
+          const codes = isBlob(slot) && label === '10 000 characters' ? [400, 415] : [400];
+          if (!codes.includes(item.code!) || !item.error.includes(item.name)) t.fail(`${what}: expected item ${item.name} rejected with ${codes.join(' or ')} naming it, got ${item.code} ${item.error.slice(0, 200)}`);
+          else refused++;
+        } else if (!valid && !(slot.in === 'query' && takesAnyQuery(op))) {
           const error = String((res.body as { error?: unknown })?.error ?? '');
           if (res.status !== 400 || !error.includes(slot.name)) t.fail(`${what}: expected a 400 naming ${slot.name}, got ${res.status} ${res.text.slice(0, 200)}`);
           else refused++;

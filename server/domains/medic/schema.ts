@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { plain } from '../../core/text.ts';
+import { RankId } from '../ranks/schema.ts';
 
 /** Limits of the medic sync (contract of issue 20). */
 export const medicLimits = {
@@ -28,7 +30,8 @@ const Bleeding = int(0, 3).describe('0 none, 1 light, 2 heavy, 3 arterial.');
 /** Game time: epoch milliseconds from 2020-01-01 to 24 h from now (checked when parsed). */
 export const GameTime = z.number().int()
   .refine((n) => n >= medicLimits.earliestAt && n <= Date.now() + medicLimits.aheadMs, 'must be epoch milliseconds from 2020-01-01 to 24 h from now')
-  .describe('Game time, epoch milliseconds (2020-01-01 .. now + 24 h).');
+  .describe('Game time, epoch milliseconds (2020-01-01 .. now + 24 h).')
+  .meta({ example: Date.UTC(2026, 10, 24, 20, 15) }); // documented examples (and the fuzz test's requests) need a time inside the window
 
 const envelope = {
   id: GameId.describe('Chosen by the game, unique per guild across all types: an id stored before makes the event a duplicate (a retried batch is applied once).'),
@@ -88,12 +91,12 @@ export const eventSchemas = {
   lab_toxicology: event('lab_toxicology', {
     substances: z.record(str(40, 1), z.number().min(0).max(1e6))
       .refine((s) => { const n = Object.keys(s).length; return n >= 1 && n <= medicLimits.substances; }, 'needs 1..50 substances')
-      .describe('Substance name (1..40 characters) → level (0..1e6).'),
+      .describe('Substance name (1..40 characters) → level (0..1e6).').meta({ example: { ethanol: 420, THC: 12.5 } }),
     unit: str(16, 1).optional().describe('Default "ng/mL".'),
   }, 'A blood draw\'s toxicology: the level of each substance.'),
   imaging: event('imaging', {
     modality: z.enum(['xray', 'ct']), bodyPart: BodyPart, finding: str(500).optional(),
-    image: z.string().min(1).describe('Base64 or a data:image/...;base64, URI of a PNG, JPEG or WebP, decoded at most 5 MiB (over: 413 for this event; another type: 415).'),
+    image: z.string().min(1).describe('Base64 or a data:image/...;base64, URI of a PNG, JPEG or WebP, decoded at most 5 MiB (over: 413 for this event; another type: 415).').meta({ contentEncoding: 'base64' }),
   }, 'An X-ray or CT result; the image is attached to the patient file.'),
 } as const;
 export type EventType = keyof typeof eventSchemas;
@@ -216,7 +219,7 @@ export const NumericId = z.union([z.number(), z.string().regex(/^[0-9]{1,15}$/, 
   .pipe(z.number().int(idMessage).min(1, idMessage).max(999_999_999_999_999, 'is too large'));
 
 export const PatientQuery = z.strictObject({
-  q: z.string().max(64).optional().describe('Citizen id prefix or name (case-insensitive substring).'),
+  q: plain('q').max(64, 'q has at most 64 characters').optional().describe('Citizen id prefix or name (case-insensitive substring).'),
   status: z.enum(['open', 'closed', 'all']).optional().describe('Default open.'),
   limit: z.union([z.number(), z.string().regex(/^[0-9]{1,4}$/).transform(Number)]).pipe(z.number().int().min(1).max(200)).optional().describe('1..200, default 50.'),
   before: NumericId.optional().describe('nextBefore of the previous page.'),
@@ -246,5 +249,5 @@ export const Qualifications = z.object({
 });
 export const TierMapping = z.object({ mapping: z.array(TierEntry) });
 export const SetTiers = z.strictObject({
-  mapping: z.array(z.strictObject({ rankId: z.string().min(1).max(64), tier: int(1, 4) })).max(200).describe('Replaces the whole mapping.'),
+  mapping: z.array(z.strictObject({ rankId: RankId, tier: int(1, 4) })).max(200).describe('Replaces the whole mapping.'),
 });
