@@ -76,9 +76,11 @@ export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts
     const url = urlOf(sql);
     const conn = url ? (probe ??= openProbe(url, Math.max(1, Math.ceil(opts.downTimeoutMs / 1000)))) : sql;
     let timeout: NodeJS.Timeout | undefined;
+    const query = conn`select 1`.execute();
+    query.catch(() => {}); // a probe given up on (timed out) can still fail later, when its connection ends: not an unhandled rejection
     try {
       await Promise.race([
-        conn`select 1`.execute(),
+        query,
         new Promise((_, reject) => (timeout = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs))),
       ]);
       return true;
