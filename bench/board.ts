@@ -37,6 +37,7 @@ import { heapRun } from './lib/board-heap.ts';
 import { reniceTree } from './lib/board-cpu.ts';
 import { traceWindow } from './lib/board-trace.ts';
 import { kb, ms, printRows, quantile, spread, tabRows, type Row, type TabRun } from './lib/board-report.ts';
+import { whole } from './lib/args.ts';
 
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
 const SIZE: BoardSize = { units: 200, calls: 200, onDuty: 100, incidents: 50 };
@@ -196,10 +197,4 @@ async function timedGet(url: string): Promise<{ ms: number; status: number; text
   const res = await fetch(url);
   const text = await res.text();
   return { ms: performance.now() - start, status: res.status, text };
-}
-
-function whole(v: string, name: string, min: number, max: number): number {
-  const n = Number(v);
-  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new Error(`--${name}: "${v}" must be a whole number from ${min} to ${max}`);
-  return n;
 }

@@ -37,6 +37,7 @@ import { Latencies } from './lib/http-load.ts';
 import { ipcPeer } from './lib/ipc.ts';
 import { benchRun, canNice, canPin, cpuMsOf, openFileLimits, spawnNode, systemBusyMs, type BenchChild } from './lib/procs.ts';
 import type { ConnectResult, FanoutLoadJob, FanoutLoadReport } from './load/fanout.ts';
+import { whole } from './lib/args.ts';
 
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
 
@@ -369,12 +370,6 @@ function verdict(name: string, value: number, unit: string, op: '>=' | '<=', tar
   const ok = op === '>=' ? value >= target : value <= target;
   const shown = Number.isInteger(value) ? String(value) : value === Infinity ? 'never' : value.toFixed(value < 10 ? 2 : 1);
   return `${name.padEnd(38)} ${`${shown}${unit}`.padStart(14)}  (target ${op} ${target}${unit})  ${ok ? 'ok' : 'MISSED'}`;
-}
-
-function whole(v: string, name: string, min: number, max: number): number {
-  const n = Number(v);
-  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new Error(`--${name}: "${v}" must be a whole number from ${min} to ${max}`);
-  return n;
 }
 
 function positive(v: string, name: string, max: number): number {

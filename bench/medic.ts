@@ -25,6 +25,7 @@ import { insertGuild } from '../server/domains/guilds/store.ts';
 import { benchDatabase } from './lib/db.ts';
 import type { MedicJob, MedicLoadReport, WalReport } from './lib/medic-load.ts';
 import { benchRun, canPin, settled, spawnNode } from './lib/procs.ts';
+import { whole } from './lib/args.ts';
 
 const GUILD = '900000000000000020';
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
@@ -154,10 +155,4 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     await run.close();
   }
-}
-
-function whole(v: string, name: string, min: number, max: number): number {
-  const n = Number(v);
-  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
-  return n;
 }

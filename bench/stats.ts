@@ -30,6 +30,7 @@ import { captureStatements, explainStatements, formatPlans, readsWholeShifts } f
 import { queryTable, verdict, fmtMs, type QueryRow } from './lib/stats-report.ts';
 import { HISTORY_YEARS, seedBenchGuilds, type SeededGuild } from './lib/stats-seed.ts';
 import { getContender, timeInterleaved, type Contender } from './lib/stats-timing.ts';
+import { whole } from './lib/args.ts';
 
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
 const PEOPLE = 500;
@@ -130,12 +131,6 @@ export async function run(args: string[]): Promise<void> {
   } finally {
     await run.close();
   }
-}
-
-function whole(v: string, name: string, min: number, max: number): number {
-  const n = Number(v);
-  if (!(Number.isInteger(n) && n >= min && n <= max)) throw new Error(`--${name} must be a whole number from ${min} to ${max}`);
-  return n;
 }
 
 /** 1000000 -> "1M", 10000 -> "10k". */
