@@ -1,8 +1,9 @@
 import t from 'tap';
 import { createCanvas } from '@napi-rs/canvas';
 import type { Page } from 'playwright-core';
+import { join } from 'node:path';
 import { demo, demoBoard } from '../helpers/board.ts';
-import { screenshot } from '../helpers/browser.ts';
+import { screenshot, screenshotDir } from '../helpers/browser.ts';
 
 // The Medic tab in a real browser against the real server: a patient sent by the game (POST
 // /medic/events with the guild's unscoped key: injuries, a treatment, 35 vital samples, an ECG,
@@ -156,8 +157,22 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   await desk.keyboard.press('Escape');
   await desk.locator('#medic-image-dialog').waitFor({ state: 'detached' });
   await desk.evaluate(() => scrollTo(0, 0));
-  t.match(await desk.locator('#medic-timeline').innerText(), /Max Mustermann|aufgenommen|Schuss/i, 'the timeline in the server\'s words');
+  const german = await desk.locator('#medic-timeline').innerText();
+  t.match(german, /Patient aufgenommen \(Max Mustermann\): Schussverletzung, Ort: Pillbox Hill/, 'the timeline in German');
+  t.match(german, /Verletzung: Schusswunde, Brust, Schwere 4, Blutung 2/);
+  t.match(german, /Behandlung: Tourniquet \(medic_tourniquet\) durch Lena Weber \(Stufe 2\): Erfolgreich/);
+  t.match(german, /EKG \(Ableitung II\): Sinustachykardie, 250 Hz/);
   await screenshot(desk, 'medic-desk');
+  await desk.click('#lang');
+  const english = await desk.locator('#medic-timeline').innerText();
+  t.match(english, /Patient admitted \(Max Mustermann\): Schussverletzung, place: Pillbox Hill/, 'in English the board words the lines itself (what the game typed stays)');
+  t.match(english, /Injury: Gunshot, Chest, severity 4, bleeding 2/);
+  t.match(english, /Treatment: Tourniquet \(medic_tourniquet\) by Lena Weber \(tier 2\): Success/);
+  t.match(english, /ECG \(lead II\): Sinus tachycardia, 250 Hz/);
+  t.match(english, /X-ray Chest: Projektil im rechten Thorax/);
+  t.notMatch(english, /Verletzung|Behandlung|aufgenommen/, 'no German phrase left');
+  await desk.locator('#medic-timeline').screenshot({ path: join(screenshotDir, 'medic-timeline-en.png') });
+  await desk.click('#lang');
 });
 
 const phone = watch(await b.openFor(t, demo.admin, { tab: 'medic', viewport: { width: 390, height: 844 } }));

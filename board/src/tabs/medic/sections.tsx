@@ -1,6 +1,7 @@
 import { clockTime, dateTime, lang } from '../../app/i18n.ts';
 import type { Detail, Injury } from './types.ts';
 import { medicText } from './words.ts';
+import { timelineText } from './timeline-text.ts';
 
 const sameDay = (ms: number) => new Date(ms).toDateString() === new Date().toDateString();
 /** 14:05 today, 24.11., 14:05 otherwise. */
@@ -85,14 +86,14 @@ export function Labs({ d }: { d: Detail }) {
   );
 }
 
-/** Every non-vital event of the file in the words of the server, newest first. */
+/** Every non-vital event of the file in the board's language, newest first. */
 export function Timeline({ d }: { d: Detail }) {
   const t = medicText();
   if (!d.timeline.length) return <p class="muted">{t.noTimeline}</p>;
   return (
     <ol class="medic-timeline" id="medic-timeline">
       {[...d.timeline].reverse().map((e) => (
-        <li class={`mt-${e.type}`} data-event={e.eventId}><time>{when(e.at)}</time><span>{e.summary}</span></li>
+        <li class={`mt-${e.type}`} data-event={e.eventId}><time>{when(e.at)}</time><span>{timelineText(e, d.injuries)}</span></li>
       ))}
     </ol>
   );
