@@ -55,6 +55,7 @@ await send([
   ...Array.from({ length: VITALS }, (_, i) => vital(i, T0 + 5000 + i * 10_000)),
   ev('ecg', { rhythm: 'sinus_tachycardia', sampleRateHz: 250, samples: ECG, lead: 'II' }, T0 + 6000),
   ev('lab_toxicology', { substances: { Ethanol: 0.8, THC: 12.5 } }, T0 + 7000),
+  ev('injury_changed', { injuryId: 'inj-2', state: 'stable' }, T0 + 7500),
   ev('imaging', { modality: 'xray', bodyPart: 'chest', finding: 'Projektil im rechten Thorax', image: `data:image/png;base64,${xray().toString('base64')}` }, T0 + 8000),
   ev('patient_admitted', { name: 'Erika Musterfrau' }, T0 - 60_000, 'XYZ999'),
   ev('patient_discharged', { note: 'Prellung versorgt' }, T0 - 30_000, 'XYZ999'),
@@ -143,7 +144,7 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   const injuries = await desk.locator('#injuries tbody tr').allInnerTexts();
   t.equal(injuries.length, 2);
   t.match(injuries[0], /Brust\s+Schusswunde\s+4\/5\s+Mittel\s+Offen/, 'the worst first, in German');
-  t.match(injuries[1], /Linkes Bein\s+Fraktur\s+3\/5\s+Keine\s+Offen/);
+  t.match(injuries[1], /Linkes Bein\s+Fraktur\s+3\/5\s+Keine\s+Stabil/, 'stable after its change');
   t.match(await desk.locator('#treatments').innerText(), /Tourniquet[\s\S]*Brust, Schusswunde[\s\S]*Erfolgreich[\s\S]*von Lena Weber \(Dienstnr\. 07\) · Stufe 2[\s\S]*medic_tourniquet/);
   t.same(await desk.locator('#labs table.tox tbody tr').allInnerTexts(), ['THC\t12,5 ng/mL', 'Ethanol\t0,8 ng/mL'], 'the tox screen, highest level first');
 
@@ -162,6 +163,7 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   t.match(german, /Verletzung: Schusswunde, Brust, Schwere 4, Blutung 2/);
   t.match(german, /Behandlung: Tourniquet \(medic_tourniquet\) durch Lena Weber \(Stufe 2\): Erfolgreich/);
   t.match(german, /EKG \(Ableitung II\): Sinustachykardie, 250 Hz/);
+  t.match(german, /Verletzung \(Fraktur, Linkes Bein\) geändert: stabil/, 'a change names the injury, not its id');
   await screenshot(desk, 'medic-desk');
   await desk.click('#lang');
   const english = await desk.locator('#medic-timeline').innerText();
@@ -170,6 +172,7 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   t.match(english, /Treatment: Tourniquet \(medic_tourniquet\) by Lena Weber \(tier 2\): Success/);
   t.match(english, /ECG \(lead II\): Sinus tachycardia, 250 Hz/);
   t.match(english, /X-ray Chest: Projektil im rechten Thorax/);
+  t.match(english, /Injury \(Fracture, Left leg\) changed: stable/);
   t.notMatch(english, /Verletzung|Behandlung|aufgenommen/, 'no German phrase left');
   await desk.locator('#medic-timeline').screenshot({ path: join(screenshotDir, 'medic-timeline-en.png') });
   await desk.click('#lang');

@@ -40,7 +40,7 @@ export function timelineText(e: Entry, injuries: Detail['injuries']): string {
       return `${p.injury}: ${label(w.kind, d.kind)}, ${label(w.bodyPart, d.bodyPart)}, ${p.severity} ${d.severity}${d.bleeding ? `, ${p.bleeding} ${d.bleeding}` : ''}`;
     case 'injury_changed': {
       const what = [d.severity !== undefined && `${p.severity} ${d.severity}`, d.bleeding !== undefined && `${p.bleeding} ${d.bleeding}`,
-        d.state && label(w.injuryState, d.state)].filter(Boolean).join(', ');
+        d.state && label(w.injuryState, d.state).toLowerCase()].filter(Boolean).join(', ');
       const injury = injuries.find((i) => i.injuryId === d.injuryId);
       return p.changed(injury ? `${label(w.kind, injury.kind)}, ${label(w.bodyPart, injury.bodyPart)}` : String(d.injuryId), what);
     }
