@@ -163,6 +163,7 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   t.match(german, /Verletzung: Schusswunde, Brust, Schwere 4, Blutung 2/);
   t.match(german, /Behandlung: Tourniquet \(medic_tourniquet\) durch Lena Weber \(Stufe 2\): Erfolgreich/);
   t.match(german, /EKG \(Ableitung II\): Sinustachykardie, 250 Hz/);
+  t.match(german, /Toxikologie: .*THC 12,5 ng\/mL/, 'levels with the German decimal comma');
   t.match(german, /Verletzung \(Fraktur, Linkes Bein\) geändert: stabil/, 'a change names the injury, not its id');
   await screenshot(desk, 'medic-desk');
   await desk.click('#lang');
@@ -172,6 +173,7 @@ t.test('the file: header, chart, ECG waveform, injuries, treatment, tox screen, 
   t.match(english, /Treatment: Tourniquet \(medic_tourniquet\) by Lena Weber \(tier 2\): Success/);
   t.match(english, /ECG \(lead II\): Sinus tachycardia, 250 Hz/);
   t.match(english, /X-ray Chest: Projektil im rechten Thorax/);
+  t.match(english, /Toxicology: .*THC 12\.5 ng\/mL/);
   t.match(english, /Injury \(Fracture, Left leg\) changed: stable/);
   t.notMatch(english, /Verletzung|Behandlung|aufgenommen/, 'no German phrase left');
   await desk.locator('#medic-timeline').screenshot({ path: join(screenshotDir, 'medic-timeline-en.png') });

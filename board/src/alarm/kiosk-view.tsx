@@ -1,7 +1,7 @@
 import { memo } from 'preact/compat';
 import { now } from '../app/clock.ts';
 import { textOn } from '../app/catalogue.ts';
-import { clockTime, duration, lang, texts } from '../app/i18n.ts';
+import { clockTime, duration, locale as i18nLocale, texts } from '../app/i18n.ts';
 import { branding, guild } from '../app/session.ts';
 import { soundAllowed } from './audio.ts';
 import { enableSound } from './attention.ts';
@@ -62,7 +62,7 @@ function SmallClock() {
 export function QuietView() {
   const t = text();
   const d = new Date(now.value);
-  const locale = lang.value === 'en' ? 'en-GB' : 'de-DE';
+  const locale = i18nLocale();
   const hm = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
   const s = String(d.getSeconds()).padStart(2, '0');
   return (

@@ -32,6 +32,14 @@ export const clockTime = formatter({ hour: '2-digit', minute: '2-digit' });
 /** 24.11., 14:05 */
 export const dateTime = formatter({ day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
 
+/** The board language's locale, for Intl formatting (de-DE, en-GB). */
+export const locale = () => (lang.value === 'en' ? 'en-GB' : 'de-DE');
+
+/** A number with at most `digits` decimals, in the board's language: 12,5 / 12.5. */
+export function decimal(n: number, digits = 1): string {
+  return n.toLocaleString(locale(), { maximumFractionDigits: digits });
+}
+
 /** A duration as a dispatcher reads it: 45 s, 12 min, 3 h 05 min, 2 d 4 h. */
 export function duration(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));

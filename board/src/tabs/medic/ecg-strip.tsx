@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { dateTime, lang } from '../../app/i18n.ts';
+import { dateTime, decimal } from '../../app/i18n.ts';
 import type { Ecg } from './types.ts';
 import { useWidth } from './use-width.ts';
 import { medicText } from './words.ts';
@@ -56,7 +56,7 @@ export function EcgPanel({ ecg }: { ecg: Ecg[] }) {
   const [chosen, setChosen] = useState<string | null>(null);
   if (!newestFirst.length) return <p class="muted" id="ecg-none">{t.noEcg}</p>;
   const shown = newestFirst.find((e) => e.eventId === chosen) ?? newestFirst[0];
-  const secs = (shown.samples.length / shown.sampleRateHz).toLocaleString(lang.value === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 1 });
+  const secs = decimal(shown.samples.length / shown.sampleRateHz);
   return (
     <div class="ecg-panel" id="ecg" data-event={shown.eventId}>
       <p class="ecg-head">

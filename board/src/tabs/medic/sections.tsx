@@ -1,4 +1,4 @@
-import { clockTime, dateTime, lang } from '../../app/i18n.ts';
+import { clockTime, dateTime, decimal } from '../../app/i18n.ts';
 import type { Detail, Injury } from './types.ts';
 import { medicText } from './words.ts';
 import { timelineText } from './timeline-text.ts';
@@ -66,7 +66,7 @@ export function Treatments({ d }: { d: Detail }) {
 export function Labs({ d }: { d: Detail }) {
   const t = medicText();
   if (!d.labs.length) return <p class="muted" id="labs-none">{t.noLabs}</p>;
-  const fmt = (n: number) => n.toLocaleString(lang.value === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 3 });
+  const fmt = (n: number) => decimal(n, 3);
   return (
     <div class="labs" id="labs">
       {[...d.labs].sort((a, b) => b.at - a.at).map((lab) => (

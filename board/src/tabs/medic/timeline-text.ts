@@ -1,4 +1,4 @@
-import { texts } from '../../app/i18n.ts';
+import { decimal, texts } from '../../app/i18n.ts';
 import type { Detail } from './types.ts';
 import { medicText } from './words.ts';
 
@@ -49,7 +49,7 @@ export function timelineText(e: Entry, injuries: Detail['injuries']): string {
     case 'ecg':
       return `${w.ecg}${d.lead ? ` (${p.lead} ${d.lead})` : ''}: ${label(w.rhythm, d.rhythm)}, ${d.sampleRateHz} Hz${d.sampleCount !== undefined ? `, ${d.sampleCount} ${p.values}` : ''}`;
     case 'lab_toxicology':
-      return `${p.tox}: ${Object.entries(d.substances ?? {}).map(([k, v]) => `${k} ${v} ${d.unit ?? 'ng/mL'}`).join(', ')}`;
+      return `${p.tox}: ${Object.entries(d.substances ?? {}).map(([k, v]) => `${k} ${typeof v === 'number' ? decimal(v, 3) : v} ${d.unit ?? 'ng/mL'}`).join(', ')}`;
     case 'imaging': return `${label(w.modality, d.modality)} ${label(w.bodyPart, d.bodyPart)}${tail(d.finding)}`;
     case 'file_closed': return `${p.closedBy(d.by?.name ?? '?')}${tail(d.note)}`;
     default: return e.summary;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { clockTime, lang } from '../../app/i18n.ts';
+import { clockTime, decimal, locale } from '../../app/i18n.ts';
 import type { VitalSeries, Vitals } from './types.ts';
 import { useWidth } from './use-width.ts';
 import { medicText } from './words.ts';
@@ -29,7 +29,7 @@ function timeStep(spanS: number, max: number): number {
 
 function timeLabel(ms: number, withSeconds: boolean): string {
   if (!withSeconds) return clockTime(ms);
-  return new Date(ms).toLocaleTimeString(lang.value === 'en' ? 'en-GB' : 'de-DE', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return new Date(ms).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
 /** Polyline point lists of one series, broken where a sample lacks the value. */
@@ -102,7 +102,7 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
   const units: Record<Key, string> = { heartRate: t.bpm, systolic: t.mmHg, diastolic: t.mmHg, respRate: t.bpm, spo2: t.percent };
   const temp = latest(points, 'temperature');
   const gcs = latest(points, 'gcs');
-  const fmt = (v: number) => v.toLocaleString(lang.value === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 1 });
+  const fmt = (v: number) => decimal(v);
 
   // The sample nearest the pointer (mouse or touch): a cursor line and its values.
   const [hover, setHover] = useState<number | null>(null);
@@ -174,7 +174,7 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
                 {labels[s.key]}{v !== null && <b>{v} {units[s.key]}</b>}</li>
             );
           })}
-          {temp !== null && <li class="plain">{t.temperature} <b>{temp.toLocaleString(lang.value === 'en' ? 'en-GB' : 'de-DE', { maximumFractionDigits: 1 })} °C</b></li>}
+          {temp !== null && <li class="plain">{t.temperature} <b>{decimal(temp)} °C</b></li>}
           {gcs !== null && <li class="plain">{t.gcs} <b>{gcs}</b></li>}
         </ul>
         <span class="muted chart-note">

@@ -1,4 +1,4 @@
-import { lang } from '../../app/i18n.ts';
+import { lang, locale } from '../../app/i18n.ts';
 
 /**
  * Numbers, durations and days of the Statistik tab in the board's language. Days are the server's
@@ -104,7 +104,7 @@ export function spanText(first: string, last: string): string {
 
 /** An instant (ISO) in the guild's zone: "Mo., 23.03., 14:05". */
 export function instantText(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat(lang.value === 'en' ? 'en-GB' : 'de-DE', { timeZone, weekday: 'short', day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale(), { timeZone, weekday: 'short', day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
 
 /** An instant's local day in the guild's zone (to tell whether two instants share a day). */
@@ -114,5 +114,5 @@ export function localDay(iso: string, timeZone: string): string {
 
 /** An instant's local time of day in the guild's zone: "14:05". */
 export function timeText(iso: string, timeZone: string): string {
-  return new Intl.DateTimeFormat(lang.value === 'en' ? 'en-GB' : 'de-DE', { timeZone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(locale(), { timeZone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 }
