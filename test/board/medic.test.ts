@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createCanvas } from '@napi-rs/canvas';
+import { chestXray, sinusTachycardia } from '../../server/domains/medic/demo.ts';
 import type { Page } from 'playwright-core';
 import { join } from 'node:path';
 import { demo, demoBoard } from '../helpers/board.ts';
@@ -21,31 +21,9 @@ async function send(events: Record<string, unknown>[]) {
   if (res.status !== 200 || res.body.applied !== events.length) throw new Error(`events ${res.status}: ${res.text.slice(0, 500)}`);
 }
 
-function xray(): Buffer {
-  const canvas = createCanvas(320, 240);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#000';
-  ctx.fillRect(0, 0, 320, 240);
-  ctx.strokeStyle = '#ddd';
-  ctx.lineWidth = 6;
-  for (let i = 0; i < 6; i++) { ctx.beginPath(); ctx.ellipse(160, 60 + i * 28, 110 - i * 6, 14, 0, Math.PI, 2 * Math.PI); ctx.stroke(); }
-  ctx.fillStyle = '#eee';
-  ctx.fillRect(154, 30, 12, 190);
-  return canvas.toBuffer('image/png');
-}
-
-/** A sinus tachycardia at `rate` Hz: P, QRS and T of a beat every 0.5 s. */
-function ecgSamples(n: number, rate: number): number[] {
-  return Array.from({ length: n }, (_, i) => {
-    const ph = ((i / rate) % 0.5) / 0.5;
-    const g = (c: number, w: number, a: number) => a * Math.exp(-(((ph - c) / w) ** 2));
-    return Math.round((g(0.15, 0.04, 0.15) - g(0.3, 0.012, 0.15) + g(0.33, 0.015, 1.4) - g(0.36, 0.012, 0.3) + g(0.6, 0.07, 0.3)) * 1000) / 1000;
-  });
-}
-
 const VITALS = 35;
 const vital = (i: number, at: number) => ev('vitals', { heartRate: 118 - i, systolic: 95 + i, diastolic: 60 + (i % 5), spo2: 88 + Math.min(10, Math.floor(i / 3)), respRate: 24 - Math.floor(i / 6), temperature: 36.4, gcs: 13 }, at);
-const ECG = ecgSamples(1250, 250);
+const ECG = sinusTachycardia(1250, 250);
 
 await send([
   ev('patient_admitted', { name: 'Max Mustermann', reason: 'Schussverletzung', location: 'Pillbox Hill' }, T0),
@@ -56,7 +34,7 @@ await send([
   ev('ecg', { rhythm: 'sinus_tachycardia', sampleRateHz: 250, samples: ECG, lead: 'II' }, T0 + 6000),
   ev('lab_toxicology', { substances: { Ethanol: 0.8, THC: 12.5 } }, T0 + 7000),
   ev('injury_changed', { injuryId: 'inj-2', state: 'stable' }, T0 + 7500),
-  ev('imaging', { modality: 'xray', bodyPart: 'chest', finding: 'Projektil im rechten Thorax', image: `data:image/png;base64,${xray().toString('base64')}` }, T0 + 8000),
+  ev('imaging', { modality: 'xray', bodyPart: 'chest', finding: 'Projektil im rechten Thorax', image: `data:image/png;base64,${chestXray(320, 240).toString('base64')}` }, T0 + 8000),
   ev('patient_admitted', { name: 'Erika Musterfrau' }, T0 - 60_000, 'XYZ999'),
   ev('patient_discharged', { note: 'Prellung versorgt' }, T0 - 30_000, 'XYZ999'),
 ]);

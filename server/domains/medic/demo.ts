@@ -4,10 +4,14 @@ import { createMemoryBus } from '../../hub/bus.ts';
 import type { Sql } from '../../store/db.ts';
 import { ingest } from './ingest.ts';
 
-/** A small chest X-ray for the demo: dark film, spine, ribs, and the bright projectile the finding names. */
-function demoXray(): string {
-  const c = createCanvas(160, 120);
+/**
+ * A chest X-ray drawn at `width` × `height` (PNG): dark film, spine, ribs, and the bright projectile
+ * the demo's finding names. The demo and the board test send it as a game would.
+ */
+export function chestXray(width = 160, height = 120): Buffer {
+  const c = createCanvas(width, height);
   const g = c.getContext('2d');
+  g.scale(width / 160, height / 120); // drawn on a 160 × 120 grid
   g.fillStyle = '#0b0d10';
   g.fillRect(0, 0, 160, 120);
   g.strokeStyle = '#c9ced6';
@@ -27,15 +31,15 @@ function demoXray(): string {
   g.beginPath();
   g.arc(112, 58, 4, 0, Math.PI * 2);
   g.fill();
-  return c.toBuffer('image/png').toString('base64');
+  return c.toBuffer('image/png');
 }
 
-/** 4 s of a sinus tachycardia at 250 Hz (about 120/min): P wave, QRS, T wave per beat, in mV. */
-function demoEcg(): number[] {
-  const beat = 125; // samples per beat at 250 Hz and 120/min
+/** `count` samples (mV) of a sinus tachycardia of 120/min at `rateHz`: P wave, QRS and T wave per beat. */
+export function sinusTachycardia(count = 1000, rateHz = 250): number[] {
+  const beat = rateHz / 2; // samples per beat at 120/min
   const wave = (x: number, at: number, width: number, height: number) => height * Math.exp(-(((x - at) / width) ** 2));
-  return Array.from({ length: 1000 }, (_, i) => {
-    const x = i % beat;
+  return Array.from({ length: count }, (_, i) => {
+    const x = (i % beat) * (250 / rateHz); // the shape is given in samples at 250 Hz
     const v = wave(x, 20, 5, 0.15) - wave(x, 38, 1.5, 0.12) + wave(x, 41, 1.8, 1.4) - wave(x, 45, 1.8, 0.3) + wave(x, 75, 9, 0.3);
     return Math.round(v * 1000) / 1000;
   });
@@ -59,11 +63,11 @@ export function demoPatientEvents(now = Date.now()) {
     e(0.6, 'injury_added', { injuryId: 'fx-leg', bodyPart: 'left_leg', kind: 'fracture', severity: 3, bleeding: 0 }),
     e(1, 'treatment_applied', { treatment: 'Druckverband', item: 'medic_bandage', injuryId: 'gsw-chest', by, tier: 3, result: 'partial' }),
     e(2, 'treatment_applied', { treatment: 'Sauerstoffgabe', item: 'medic_oxygen', by, tier: 3, result: 'success', note: '10 l/min über Maske' }),
-    e(3, 'ecg', { rhythm: 'sinus_tachycardia', sampleRateHz: 250, lead: 'II', samples: demoEcg() }),
+    e(3, 'ecg', { rhythm: 'sinus_tachycardia', sampleRateHz: 250, lead: 'II', samples: sinusTachycardia() }),
     e(4, 'injury_changed', { injuryId: 'gsw-chest', bleeding: 1, state: 'treated' }),
     e(5, 'treatment_applied', { treatment: 'Schienung', item: 'medic_splint', injuryId: 'fx-leg', by: { name: 'Mia Schneider', badge: '04' }, tier: 2, result: 'success' }),
     e(8, 'lab_toxicology', { substances: { THC: 14.2, Benzoylecgonin: 85, Ethanol: 0 }, unit: 'ng/mL' }),
-    e(12, 'imaging', { modality: 'xray', bodyPart: 'chest', finding: 'Projektil rechts lateral in der Thoraxwand, kein Pneumothorax', image: demoXray() }),
+    e(12, 'imaging', { modality: 'xray', bodyPart: 'chest', finding: 'Projektil rechts lateral in der Thoraxwand, kein Pneumothorax', image: chestXray().toString('base64') }),
     e(15, 'injury_changed', { injuryId: 'fx-leg', state: 'stable' }),
   ];
   for (let s = 0; s <= 120; s++) { // every 10 s for 20 minutes, from minute 1
