@@ -7,7 +7,7 @@ import t from 'tap';
 import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
 import { request, type HttpResponse, type RequestOptions } from '../../client-sdk/game/http.ts';
 import { connect } from '../../server/store/db.ts';
-import { assertFlushed, compareStored, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
+import { assertFlushed, compareStored, eventStream, medicServer, queueDir, sleep, storedEvents, waitFor } from './helpers.ts';
 
 t.test('the database down for a few seconds: 5xx answers are retried (Retry-After honoured), nothing is lost', { timeout: 90_000 }, async (t) => {
   const { server, key } = await medicServer(t);
@@ -33,9 +33,7 @@ t.test('the database down for a few seconds: 5xx answers are retried (Retry-Afte
     onStatus: (s) => statuses.push(s), log: () => {},
   });
   t.teardown(() => sync.stop());
-  const prefix = `d${Date.now().toString(36)}`;
-  const t0 = Date.now() - 3_600_000;
-  const events = Array.from({ length: 300 }, (_, i) => streamEvent(prefix, i + 1, t0));
+  const { prefix, events } = eventStream('d', 300);
   for (const e of events.slice(0, 100)) sync.enqueue(e);
   await assertFlushed(t, sync, 10_000, 'the first 100 are delivered');
 
@@ -61,6 +59,6 @@ t.test('the database down for a few seconds: 5xx answers are retried (Retry-Afte
 
   await admin.unsafe(`alter database ${dbName} with allow_connections true`);
   await assertFlushed(t, sync, 30_000, 'delivered once the database is back');
-  const diff = compareStored(await storedEvents(server.sql, prefix), events.map((e) => ({ id: e.id as string, citizenId: e.citizenId as string })));
+  const diff = compareStored(await storedEvents(server.sql, prefix), events);
   t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'all 300 stored once, in order per citizen');
 });

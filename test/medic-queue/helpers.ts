@@ -39,8 +39,10 @@ export async function deadPort(): Promise<number> {
 const PARTS = ['head', 'neck', 'chest', 'abdomen', 'pelvis', 'back', 'left_arm', 'right_arm', 'left_leg', 'right_leg'];
 const KINDS = ['gunshot', 'stab', 'laceration', 'fracture', 'burn', 'blunt', 'bite', 'abrasion', 'crush', 'other'];
 
+export type StreamEvent = Record<string, unknown> & { id: string; citizenId: string };
+
 /** Event number `i` (1-based) of a deterministic stream: 5 citizens, about 80 % vitals, the rest injuries and treatments. */
-export function streamEvent(prefix: string, i: number, t0: number): Record<string, unknown> {
+export function streamEvent(prefix: string, i: number, t0: number): StreamEvent {
   const h = Math.imul(i, 2654435761) >>> 0;
   const citizenId = `${prefix}-c${h % 5}`;
   const base = { id: `${prefix}-${i}`, citizenId, at: t0 + i };
@@ -48,6 +50,13 @@ export function streamEvent(prefix: string, i: number, t0: number): Record<strin
   if (pick < 80) return { ...base, type: 'vitals', heartRate: 50 + (h % 90), spo2: 85 + (h % 15), systolic: 90 + (h % 60), diastolic: 50 + (h % 40) };
   if (pick < 92) return { ...base, type: 'injury_added', injuryId: `inj-${i}`, bodyPart: PARTS[h % 10], kind: KINDS[(h >>> 4) % 10], severity: 1 + (h % 5), bleeding: h % 4 };
   return { ...base, type: 'treatment_applied', treatment: 'Druckverband', item: 'medic_bandage', by: { name: 'Dr. Test', badge: '07' }, tier: 1 + (h % 4), result: 'success' };
+}
+
+/** The first `count` events of a stream under a fresh prefix (`tag` and the time), an hour in the past. */
+export function eventStream(tag: string, count: number): { prefix: string; t0: number; events: StreamEvent[] } {
+  const prefix = `${tag}${Date.now().toString(36)}`;
+  const t0 = Date.now() - 3_600_000;
+  return { prefix, t0, events: Array.from({ length: count }, (_, i) => streamEvent(prefix, i + 1, t0)) };
 }
 
 export interface StoredEvent { id: string; citizenId: string; tx: number; seq: number }

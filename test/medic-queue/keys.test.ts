@@ -5,9 +5,8 @@
  */
 import t from 'tap';
 import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
-import { deleteApiKey } from '../../server/domains/apikeys/service.ts';
-import { createApiKey } from '../../server/domains/apikeys/service.ts';
-import { assertFlushed, compareStored, GUILD, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
+import { createApiKey, deleteApiKey } from '../../server/domains/apikeys/service.ts';
+import { assertFlushed, compareStored, eventStream, GUILD, medicServer, queueDir, sleep, storedEvents, waitFor } from './helpers.ts';
 
 t.test('a revoked key: the queue keeps everything, says unauthorized, and delivers all after a new key', { timeout: 60_000 }, async (t) => {
   const { server } = await medicServer(t);
@@ -19,9 +18,7 @@ t.test('a revoked key: the queue keeps everything, says unauthorized, and delive
     onStatus: (s) => statuses.push(s), log: (_level, m) => logs.push(m),
   });
   t.teardown(() => sync.stop());
-  const prefix = `r${Date.now().toString(36)}`;
-  const t0 = Date.now() - 3_600_000;
-  const events = Array.from({ length: 300 }, (_, i) => streamEvent(prefix, i + 1, t0));
+  const { prefix, events } = eventStream('r', 300);
   for (const e of events.slice(0, 100)) sync.enqueue(e);
   await assertFlushed(t, sync, 10_000, 'delivered with the first key');
 
@@ -42,7 +39,7 @@ t.test('a revoked key: the queue keeps everything, says unauthorized, and delive
   sync.setApiKey(second.key);
   await assertFlushed(t, sync, 10_000, 'a new key: everything is delivered');
   t.equal(sync.status().state, 'ok');
-  const diff = compareStored(await storedEvents(server.sql, prefix), events.map((e) => ({ id: e.id as string, citizenId: e.citizenId as string })));
+  const diff = compareStored(await storedEvents(server.sql, prefix), events);
   t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'all 300 stored once, in order per citizen');
 });
 
@@ -51,8 +48,8 @@ t.test('a scoped key is 403: kept and said so, like a revoked one; setApiKey res
   const scoped = await createApiKey(server.sql, GUILD, 'scoped', ['calls:call.report']);
   const sync = createMedicSync({ baseUrl: server.url, apiKey: scoped.key, dir: queueDir(t), log: () => {} }); // retry every 30 s
   t.teardown(() => sync.stop());
-  const prefix = `s${Date.now().toString(36)}`;
-  for (let i = 1; i <= 10; i++) sync.enqueue(streamEvent(prefix, i, Date.now() - 60_000));
+  const { prefix, events } = eventStream('s', 10);
+  for (const e of events) sync.enqueue(e);
   t.ok(await waitFor(() => sync.status().state === 'unauthorized', 10_000), 'unauthorized');
   t.match(sync.status().message, /^403 .*unscoped key/, 'the message names the fix');
   t.equal(sync.stats().queued, 10, 'all kept');
@@ -66,8 +63,8 @@ t.test('no key: enqueue writes to disk, nothing is sent, the status says why; a 
   const dir = queueDir(t);
   const statuses: SyncStatus[] = [];
   const sync = createMedicSync({ baseUrl: server.url, apiKey: '', dir, onStatus: (s) => statuses.push(s), log: () => {} });
-  const prefix = `n${Date.now().toString(36)}`;
-  for (let i = 1; i <= 20; i++) sync.enqueue(streamEvent(prefix, i, Date.now() - 60_000));
+  const { prefix, events } = eventStream('n', 20);
+  for (const e of events) sync.enqueue(e);
   t.ok(await waitFor(() => sync.status().state === 'no_key', 5000), 'status no_key');
   t.match(statuses.find((s) => s.state === 'no_key')?.message, /no API key.*kept on disk/);
   t.equal(sync.stats().requests, 0, 'no request was made');

@@ -6,7 +6,7 @@
 import t from 'tap';
 import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
 import { tcpProxy } from '../helpers/tcp-proxy.ts';
-import { assertFlushed, compareStored, deadPort, envInt, medicServer, queueDir, sleep, storedEvents, streamEvent, waitFor } from './helpers.ts';
+import { assertFlushed, compareStored, deadPort, envInt, eventStream, medicServer, queueDir, sleep, storedEvents, waitFor } from './helpers.ts';
 
 const OUTAGE_MS = envInt('MEDIC_OUTAGE_MS', 30_000);
 
@@ -20,9 +20,7 @@ t.test(`the server down for ${OUTAGE_MS / 1000} s: everything enqueued meanwhile
     onStatus: (s) => statuses.push(s), log: () => {},
   });
   t.teardown(() => sync.stop());
-  const prefix = `o${Date.now().toString(36)}`;
-  const t0 = Date.now() - 3_600_000;
-  const events = Array.from({ length: 800 }, (_, i) => streamEvent(prefix, i + 1, t0));
+  const { prefix, events } = eventStream('o', 800);
 
   for (const e of events.slice(0, 200)) sync.enqueue(e);
   await assertFlushed(t, sync, 20_000, 'the first 200 are delivered while the server is up');
@@ -49,6 +47,6 @@ t.test(`the server down for ${OUTAGE_MS / 1000} s: everything enqueued meanwhile
   const stats = sync.stats();
   t.equal(stats.applied, 800, 'the server applied all 800');
   t.equal(stats.duplicates, 0, 'none was sent twice (no batch was in flight when the network went)');
-  const diff = compareStored(await storedEvents(server.sql, prefix), events.map((e) => ({ id: e.id as string, citizenId: e.citizenId as string })));
+  const diff = compareStored(await storedEvents(server.sql, prefix), events);
   t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'the server holds each event once, in order per citizen');
 });

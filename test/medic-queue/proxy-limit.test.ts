@@ -7,7 +7,7 @@
 import t from 'tap';
 import { createServer } from 'node:http';
 import { createMedicSync } from '../../client-sdk/medic/index.ts';
-import { assertFlushed, compareStored, medicServer, queueDir, storedEvents, streamEvent } from './helpers.ts';
+import { assertFlushed, compareStored, eventStream, medicServer, queueDir, storedEvents } from './helpers.ts';
 
 const LIMIT = 256 * 1024;
 
@@ -36,9 +36,7 @@ t.test('a proxy\'s 413 for the whole request: the batch is halved until the big 
   const sync = createMedicSync({ baseUrl: `http://127.0.0.1:${(proxy.address() as { port: number }).port}`, apiKey: key, dir: queueDir(t), log: (_l, m) => logs.push(m) });
   t.teardown(() => sync.stop());
 
-  const prefix = `q${Date.now().toString(36)}`;
-  const t0 = Date.now() - 3_600_000;
-  const events = Array.from({ length: 100 }, (_, i) => streamEvent(prefix, i + 1, t0));
+  const { prefix, t0, events } = eventStream('q', 100);
   const bigId = `${prefix}-big`;
   for (const [i, e] of events.entries()) {
     sync.enqueue(e);
@@ -48,6 +46,6 @@ t.test('a proxy\'s 413 for the whole request: the batch is halved until the big 
   t.equal(sync.stats().rejected, 1, 'one event rejected');
   t.ok(logs.some((l) => l.startsWith(`event ${bigId} (imaging) rejected by the server (413: <html>`)), 'the log names it and what the proxy said');
   t.ok(sizes.filter((s) => s > LIMIT).length <= 9, `halving: about log2(100) refused requests, not one per event (${sizes.length} requests: ${sizes.map((s) => Math.round(s / 1024)).join(', ')} KiB)`);
-  const diff = compareStored(await storedEvents(server.sql, prefix), events.map((e) => ({ id: e.id as string, citizenId: e.citizenId as string })));
+  const diff = compareStored(await storedEvents(server.sql, prefix), events);
   t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'the 100 others are stored once, in order per citizen');
 });
