@@ -16,6 +16,11 @@ export interface Tx {
   /** Adds a change to `topic`'s delta; all ops of one topic become one event at commit. */
   emit(topic: Topic, op: Op): void;
   audit(action: string, actor: Actor, data?: object): void;
+  /**
+   * A write sent on `sql` but not awaited, so it travels with the next statements and COMMIT (one
+   * round trip less). If it fails, the transaction rolls back and the caller gets its error.
+   */
+  defer(write: Promise<unknown>): void;
 }
 
 /**
@@ -34,6 +39,7 @@ export interface Tx {
  */
 export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const ops = new Map<Topic, Op[]>();
+  const deferred: Promise<unknown>[] = [];
   const audits: { kind: string; id: string; action: string; data: object }[] = [];
   const reserved = await reserveWarm(sql, 'begin');
   const conn = reserved.sql;
@@ -51,6 +57,10 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
       audit(action, actor, data = {}) {
         audits.push({ kind: actor.kind, id: actor.id, action, data });
       },
+      defer(write) {
+        write.catch(() => {}); // awaited after COMMIT
+        deferred.push(write);
+      },
     };
     const value = await fn(tx);
     await reserved.first;
@@ -59,12 +69,14 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
       const outbox = writeOutbox(conn, guildId, ops, audits);
       const commit = conn`commit`.execute();
       outbox.catch(() => {}); // awaited below; COMMIT of a failed transaction rolls back
-      await commit;
+      const done = await commit;
       open = false;
+      await committedOrThrow(done, [...deferred, outbox]); // on one connection the earliest failure rejects first
       committed = await outbox;
     } else {
-      await conn`commit`;
+      const done = await conn`commit`;
       open = false;
+      await committedOrThrow(done, deferred);
     }
     if (committed) bus.publish([committed]);
     return value;
@@ -75,6 +87,15 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
   } finally {
     reserved.release(failure);
   }
+}
+
+/**
+ * PostgreSQL answers COMMIT of a transaction in which a statement failed with ROLLBACK, not an
+ * error. The first failed statement sent before COMMIT is the reason; a ROLLBACK without one still fails.
+ */
+async function committedOrThrow(commit: { command: string }, sent: Promise<unknown>[]): Promise<void> {
+  await Promise.all(sent);
+  if (commit.command === 'ROLLBACK') throw new Error('the transaction was rolled back: one of its statements failed');
 }
 
 /** The event (when any topic changed) and all audit rows of an `inGuildTx`; parameters in `writeOutbox`. */

@@ -128,3 +128,31 @@ async function freshEmptyDatabase() {
   const url = process.env.TEST_ADMIN_DATABASE_URL!.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
   return { url, drop: async () => { await admin.unsafe(`drop database ${name} with (force)`); await admin.end(); } };
 }
+
+t.test('a deferred write that fails rolls the transaction back and is what the caller gets, with or without topic ops', async (t) => {
+  await sql`create table if not exists deferred_probe (id int primary key)`;
+  for (const withOps of [false, true]) {
+    published.length = 0;
+    const [before] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
+    await t.rejects(inGuildTx(sql, bus, 'g1', async (tx) => {
+      await tx.sql`insert into deferred_probe values (${withOps ? 1 : 2})`;
+      tx.defer(tx.sql`insert into deferred_probe values (${withOps ? 1 : 2})`.execute()); // the same key again
+      if (withOps) tx.emit('units', { op: 'n' });
+    }), { message: /duplicate key/ }, `${withOps ? 'with' : 'without'} an event: the write's own error, not "transaction is aborted"`);
+    t.equal((await sql`select count(*)::int as n from deferred_probe where id = ${withOps ? 1 : 2}`)[0].n, 0, 'nothing of it committed');
+    const [after] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
+    t.equal(after.seq, before.seq, 'no event written');
+    t.equal(published.length, 0, 'nothing published');
+  }
+});
+
+t.test('a statement neither awaited nor deferred that fails still fails the transaction (COMMIT answered ROLLBACK)', async (t) => {
+  await sql`create table if not exists deferred_probe (id int primary key)`;
+  await t.rejects(inGuildTx(sql, bus, 'g1', async (tx) => {
+    await tx.sql`insert into deferred_probe values (3)`;
+    tx.sql`insert into deferred_probe values (3)`.execute().catch(() => {}); // forgotten
+  }), { message: /rolled back/ });
+  t.equal((await sql`select count(*)::int as n from deferred_probe where id = 3`)[0].n, 0, 'nothing committed');
+  await inGuildTx(sql, bus, 'g1', async (tx) => { await tx.sql`insert into deferred_probe values (4)`; });
+  t.equal((await sql`select count(*)::int as n from deferred_probe where id = 4`)[0].n, 1, 'the connection serves the next transaction');
+});
