@@ -26,6 +26,7 @@ import { benchDatabase } from './lib/db.ts';
 import type { MedicJob, MedicLoadReport, WalReport } from './lib/medic-load.ts';
 import { benchRun, canPin, settled, spawnNode } from './lib/procs.ts';
 import { whole } from './lib/args.ts';
+import { table } from './lib/table.ts';
 
 const GUILD = '900000000000000020';
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
@@ -112,14 +113,20 @@ export async function run(args: string[]): Promise<void> {
 
     // Every event of every contender is stored once: a fast wrong answer is not a good figure.
     const perContender = rounds * (warmup + batches) * 100;
-    const [{ n: restRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'rest%') + (select count(*) from medic_events where event_id like 'rest%') as n`;
-    const [{ n: walRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'wal-%') + (select count(*) from medic_events where event_id like 'wal-%') as n`;
-    if (Number(restRows) !== perContender) notes.push(`MISMATCH: the server stored ${restRows} REST events, expected ${perContender}`);
+    /** Events stored (vital samples and other events) whose ids start with `prefix`. */
+    const storedCount = async (prefix: string) => {
+      const [{ n }] = await db.sql`select (select count(*) from medic_vitals where event_id like ${`${prefix}%`})
+        + (select count(*) from medic_events where event_id like ${`${prefix}%`}) as n`;
+      return Number(n);
+    };
+    const restRows = await storedCount('rest');
+    if (restRows !== perContender) notes.push(`MISMATCH: the server stored ${restRows} REST events, expected ${perContender}`);
     if (par) {
-      const [{ n: parRows }] = await db.sql`select (select count(*) from medic_vitals where event_id like 'par%') + (select count(*) from medic_events where event_id like 'par%') as n`;
-      if (Number(parRows) !== guilds * (warmup + batches) * 100) notes.push(`MISMATCH: the server stored ${parRows} events of the ${guilds} guilds, expected ${guilds * (warmup + batches) * 100}`);
+      const parRows = await storedCount('par');
+      if (parRows !== guilds * (warmup + batches) * 100) notes.push(`MISMATCH: the server stored ${parRows} events of the ${guilds} guilds, expected ${guilds * (warmup + batches) * 100}`);
     }
-    if (Number(walRows) !== walEvents) notes.push(`MISMATCH: the server stored ${walRows} events sent through the queue, expected ${walEvents}`);
+    const walRows = await storedCount('wal-');
+    if (walRows !== walEvents) notes.push(`MISMATCH: the server stored ${walRows} events sent through the queue, expected ${walEvents}`);
 
     const rate = (x: MedicLoadReport) => (x.events * 1000) / x.measuredMs;
     const best = (xs: MedicLoadReport[]) => xs.reduce((a, b) => (rate(b) > rate(a) ? b : a));
@@ -130,9 +137,7 @@ export async function run(args: string[]): Promise<void> {
       const b = best(xs);
       return [label, String(Math.round(rate(b))), xs.map((x) => Math.round(rate(x))).join(' / '), b.p50.toFixed(2), b.p99.toFixed(2), pct(b.cpuMs.server, b), pct(b.cpuMs.postgres, b), pct(b.cpuMs.loadgen, b)];
     });
-    const widths = head.map((h, i) => Math.max(h.length, ...body.map((x) => x[i].length)));
-    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-    process.stdout.write(`\n${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${body.map(line).join('\n')}\n`);
+    process.stdout.write(`\n${table(head, body)}`);
     process.stdout.write('(CPU of the best round as % of one core over the measured window)\n\n');
 
     const ratio = rate(best(rest)) / rate(best(sql));

@@ -4,7 +4,8 @@
  * benchmark still runs (and says so) while that file does not exist.
  */
 import { existsSync } from 'node:fs';
-import { fmtMs, table, verdict } from './stats-report.ts';
+import { fmtMs, verdict } from './stats-report.ts';
+import { table } from './table.ts';
 
 const chartsFile = new URL('./stats-charts.ts', import.meta.url);
 const TARGET = 1.2;

@@ -1,16 +1,10 @@
 import type { Timing } from './stats-timing.ts';
+import { table } from './table.ts';
 
 /** One query measured in both guilds. */
 export interface QueryRow { label: string; big: Timing; small: Timing }
 
 const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
-
-/** A plain text table: first column left-aligned, the others right-aligned. */
-export function table(head: string[], body: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
-  return `${line(head)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n${body.map(line).join('\n')}\n`;
-}
 
 export function queryTable(rows: QueryRow[], bigLabel: string, smallLabel: string): string {
   return table(
