@@ -14,7 +14,8 @@ import { request } from '../../client-sdk/game/http.ts';
 import { createMedicSync } from '../../client-sdk/medic/index.ts';
 import { report } from './child.ts';
 import { BATCH, benchBatch, citizenOf, generationOf, type Mix } from './medic-events.ts';
-import { cpuMsOf, postgresPids } from './procs.ts';
+import { Latencies } from './http-load.ts';
+import { cpuMeter, type CpuUsed } from './procs.ts';
 
 /**
  * rest and sql run one lane per key / guild id (default one): each lane one batch in flight, its own
@@ -33,7 +34,7 @@ export interface MedicLoadReport {
   p50: number;
   p99: number;
   errors: string[];
-  cpuMs: { loadgen: number; server: number | null; postgres: number | null };
+  cpuMs: CpuUsed;
 }
 
 export interface WalReport {
@@ -49,39 +50,26 @@ export interface WalReport {
 
 const job = JSON.parse(process.argv[2]) as MedicJob;
 
-function cpuMeter() {
-  const pg = job.postmasterPid ? postgresPids(job.postmasterPid) : [];
-  const pgNow = () => pg.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
-  const self = process.cpuUsage(), server = job.serverPid ? cpuMsOf(job.serverPid) : 0, postgresAt = pgNow();
-  return (): MedicLoadReport['cpuMs'] => {
-    const used = process.cpuUsage(self);
-    return {
-      loadgen: (used.user + used.system) / 1000,
-      server: job.serverPid ? cpuMsOf(job.serverPid) - server : null,
-      postgres: job.postmasterPid ? pgNow() - postgresAt : null,
-    };
-  };
-}
-
 /** Runs `once(lane, b)` for warm-up then measured batches, one at a time in each lane, the lanes at once. */
 async function timed(lanes: number, warmup: number, batches: number, once: (lane: number, b: number) => Promise<void>): Promise<MedicLoadReport> {
   const all = (fn: (lane: number) => Promise<void>) => Promise.all(Array.from({ length: lanes }, (_, l) => fn(l)));
   await all(async (l) => {
     for (let b = 0; b < warmup; b++) await once(l, b);
   });
-  const lat: number[] = [];
-  const cpu = cpuMeter();
+  const lat = new Latencies();
+  const cpu = cpuMeter(job);
+  cpu.start();
   const start = performance.now();
   await all(async (l) => {
     for (let b = warmup; b < warmup + batches; b++) {
       const t = performance.now();
       await once(l, b);
-      lat.push(performance.now() - t);
+      lat.add(performance.now() - t);
     }
   });
   const measuredMs = performance.now() - start;
-  lat.sort((a, b) => a - b);
-  return { events: lanes * batches * BATCH, measuredMs, p50: lat[Math.floor(lat.length / 2)], p99: lat[Math.min(lat.length - 1, Math.floor(lat.length * 0.99))], errors: [], cpuMs: cpu() };
+  const cpuMs = cpu.end();
+  return { events: lanes * batches * BATCH, measuredMs, ...lat.percentiles(), errors: [], cpuMs };
 }
 
 const lanePrefix = (prefix: string, lanes: number, l: number) => (lanes === 1 ? prefix : `${prefix}l${l}`);

@@ -144,6 +144,40 @@ export function systemBusyMs(): number {
   }
 }
 
+/** CPU time (ms) over a measured window; `other`: every other process on the box (outside load). */
+export interface CpuUsed { loadgen: number; server: number | null; postgres: number | null; other: number }
+
+/**
+ * CPU of this process (the load generator), a server and PostgreSQL (the postmaster and its children,
+ * listed at `start()`: call it after warm-up, once pools are connected) between `start()` and `end()`.
+ * `server` / `postgres` are null when their pid is not given.
+ */
+export function cpuMeter(pids: { serverPid?: number; postmasterPid?: number }) {
+  let pg: number[] = [];
+  let self = process.cpuUsage();
+  let server = 0, postgres = 0, system = 0;
+  const pgNow = () => pg.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
+  return {
+    start() {
+      if (pids.postmasterPid) pg = postgresPids(pids.postmasterPid);
+      self = process.cpuUsage();
+      server = pids.serverPid ? cpuMsOf(pids.serverPid) : 0;
+      postgres = pgNow();
+      system = systemBusyMs();
+    },
+    end(): CpuUsed {
+      const used = process.cpuUsage(self);
+      const cpu = {
+        loadgen: (used.user + used.system) / 1000,
+        server: pids.serverPid ? cpuMsOf(pids.serverPid) - server : null,
+        postgres: pids.postmasterPid ? pgNow() - postgres : null,
+      };
+      const other = systemBusyMs() - system - cpu.loadgen - (cpu.server ?? 0) - (cpu.postgres ?? 0);
+      return { ...cpu, other: Math.max(0, other) };
+    },
+  };
+}
+
 /** This process's open-file limits (`ulimit -Sn` / `-Hn`; children inherit them); Infinity when unlimited. */
 export function openFileLimits(): { soft: number; hard: number } {
   const out = spawnSync('/bin/sh', ['-c', 'ulimit -Sn; ulimit -Hn'], { encoding: 'utf8' });

@@ -5,7 +5,7 @@
 import { connect } from '../../server/store/db.ts';
 import { report } from '../lib/child.ts';
 import { Latencies, runHttpLoad, type Conversation, type Phase } from '../lib/http-load.ts';
-import { cpuMsOf, postgresPids, systemBusyMs } from '../lib/procs.ts';
+import { cpuMeter, type CpuUsed } from '../lib/procs.ts';
 
 export type LoadJob = {
   connections: number;
@@ -29,46 +29,17 @@ export interface LoadReport {
   /** Non-200 answers by status, any phase. */
   errors: Record<string, number>;
   /** CPU time used in the measure phase; `other`: every other process on the box (outside load). */
-  cpuMs: { loadgen: number; server: number | null; postgres: number | null; other: number };
+  cpuMs: CpuUsed;
 }
 
 const job = JSON.parse(process.argv[2]) as LoadJob;
-
-/** CPU of the load generator, the server and PostgreSQL between `start()` and `end()`. */
-function cpuMeter() {
-  let pg: number[] = [];
-  let self = process.cpuUsage();
-  let server = 0;
-  let postgres = 0;
-  let system = 0;
-  const pgNow = () => pg.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
-  return {
-    start() {
-      if (job.postmasterPid) pg = postgresPids(job.postmasterPid); // after warm-up: pools are connected
-      self = process.cpuUsage();
-      server = job.serverPid ? cpuMsOf(job.serverPid) : 0;
-      postgres = pgNow();
-      system = systemBusyMs();
-    },
-    end(): LoadReport['cpuMs'] {
-      const used = process.cpuUsage(self);
-      const cpu = {
-        loadgen: (used.user + used.system) / 1000,
-        server: job.serverPid ? cpuMsOf(job.serverPid) - server : null,
-        postgres: job.postmasterPid ? pgNow() - postgres : null,
-      };
-      const other = systemBusyMs() - system - cpu.loadgen - (cpu.server ?? 0) - (cpu.postgres ?? 0);
-      return { ...cpu, other: Math.max(0, other) };
-    },
-  };
-}
 
 const errors: Record<string, number> = {};
 const fault = (what: string) => {
   errors[what] = (errors[what] ?? 0) + 1;
 };
 const latencies = new Latencies();
-const meter = cpuMeter();
+const meter = cpuMeter(job);
 let cpuMs: LoadReport['cpuMs'] = { loadgen: 0, server: null, postgres: null, other: 0 };
 const onMeasure = (edge: 'start' | 'end') => {
   if (edge === 'start') meter.start();
