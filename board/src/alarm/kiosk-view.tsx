@@ -1,7 +1,7 @@
 import { memo } from 'preact/compat';
 import { now } from '../app/clock.ts';
 import { textOn } from '../app/catalogue.ts';
-import { clockTime, duration, locale as i18nLocale, texts } from '../app/i18n.ts';
+import { clockTime, duration, longDate, texts } from '../app/i18n.ts';
 import { branding, guild } from '../app/session.ts';
 import { soundAllowed } from './audio.ts';
 import { enableSound } from './attention.ts';
@@ -61,14 +61,12 @@ function SmallClock() {
 /** Nothing in alarm: the time, large, and a calm "Keine Alarme". */
 export function QuietView() {
   const t = text();
-  const d = new Date(now.value);
-  const locale = i18nLocale();
-  const hm = d.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
-  const s = String(d.getSeconds()).padStart(2, '0');
+  const hm = clockTime(now.value);
+  const s = String(new Date(now.value).getSeconds()).padStart(2, '0');
   return (
     <main class="kiosk-quiet-view" id="kiosk-quiet">
       <div class="kiosk-clock" id="kiosk-clock" aria-label={hm}>{hm}<span class="sec">:{s}</span></div>
-      <div class="kiosk-date">{d.toLocaleDateString(locale, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })}</div>
+      <div class="kiosk-date">{longDate(now.value)}</div>
       <p class="kiosk-calm"><Icon name="check" class="ok" /> {t.quiet}</p>
     </main>
   );

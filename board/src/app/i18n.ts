@@ -20,24 +20,44 @@ export function texts<T>(de: T, en: T): () => T {
   return () => (lang.value === 'en' ? en : de);
 }
 
+/** The Intl locale of each board language. */
+export const locales = { de: 'de-DE', en: 'en-GB' } as const;
+
+/** The board language's locale, for Intl formatting (de-DE, en-GB). */
+export const locale = () => locales[lang.value];
+
 /** One formatter per language and kind: building one is far dearer than formatting (a board formats on every delta). */
 function formatter(options: Intl.DateTimeFormatOptions) {
-  const made = { de: new Intl.DateTimeFormat('de-DE', options), en: new Intl.DateTimeFormat('en-GB', options) };
+  const made = { de: new Intl.DateTimeFormat(locales.de, options), en: new Intl.DateTimeFormat(locales.en, options) };
   return (ms: number) => made[lang.value].format(ms);
 }
 
 /** 14:05 */
 export const clockTime = formatter({ hour: '2-digit', minute: '2-digit' });
 
+/** 14:05:30 */
+export const clockTimeSeconds = formatter({ hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
 /** 24.11., 14:05 */
 export const dateTime = formatter({ day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit' });
 
-/** The board language's locale, for Intl formatting (de-DE, en-GB). */
-export const locale = () => (lang.value === 'en' ? 'en-GB' : 'de-DE');
+/** Montag, 24. November 2025 */
+export const longDate = formatter({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
 
-/** A number with at most `digits` decimals, in the board's language: 12,5 / 12.5. */
-export function decimal(n: number, digits = 1): string {
-  return n.toLocaleString(locale(), { maximumFractionDigits: digits });
+const sameDay = (ms: number) => new Date(ms).toDateString() === new Date().toDateString();
+
+/** 14:05 today, 24.11., 14:05 otherwise. */
+export const when = (ms: number) => (sameDay(ms) ? clockTime(ms) : dateTime(ms));
+
+/** Number formatters by language and digits, made on first use (as `formatter`, one per kind). */
+const decimals = new Map<string, Intl.NumberFormat>();
+
+/** A number with at most `digits` decimals, in the board's language (or `language`): 12,5 / 12.5. */
+export function decimal(n: number, digits = 1, language: Lang = lang.value): string {
+  const key = `${language} ${digits}`;
+  let made = decimals.get(key);
+  if (!made) decimals.set(key, (made = new Intl.NumberFormat(locales[language], { maximumFractionDigits: digits })));
+  return made.format(n);
 }
 
 /** A duration as a dispatcher reads it: 45 s, 12 min, 3 h 05 min, 2 d 4 h. */

@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { api } from '../../app/api.ts';
+import { decimal } from '../../app/i18n.ts';
 import { onNotice, onSnapshot } from '../../live/board-live.ts';
 
 export type Upload = Awaited<ReturnType<typeof api.uploads.list.query>>['uploads'][number];
@@ -54,7 +55,7 @@ export function linkDocumentsLive(withUploads: boolean, withLetterheads: boolean
 
 /** 1,2 MB / 340 KB / 812 B */
 export function fileSize(bytes: number, lang: 'de' | 'en'): string {
-  const fmt = (n: number) => n.toLocaleString(lang === 'de' ? 'de-DE' : 'en-GB', { maximumFractionDigits: 1 });
+  const fmt = (n: number) => decimal(n, 1, lang);
   if (bytes >= 1024 * 1024) return `${fmt(bytes / (1024 * 1024))} MB`;
   if (bytes >= 1024) return `${fmt(bytes / 1024)} KB`;
   return `${bytes} B`;

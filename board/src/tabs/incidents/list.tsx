@@ -2,15 +2,15 @@ import { memo } from 'preact/compat';
 import { useComputed } from '@preact/signals';
 import { useState } from 'preact/hooks';
 import { api } from '../../app/api.ts';
-import { clockTime, dateTime } from '../../app/i18n.ts';
+import { when } from '../../app/i18n.ts';
 import { can } from '../../app/session.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { placeText } from './location.ts';
 import { closedOrder, listError, listState, loadSheets, openOrder, openSheet, sheet, writeSheet } from './store.ts';
 import { incidentText, priorityText } from './words.ts';
 
-const sameDay = (ms: number) => new Date(ms).toDateString() === new Date().toDateString();
-export const when = (ms: number) => (sameDay(ms) ? clockTime(ms) : dateTime(ms));
+/** Re-exported for timeline.tsx and edit.tsx, which still import it from here. */
+export { when };
 
 /** One sheet in the list; re-renders when this sheet changes or is opened/left, not for others. */
 const SheetRow = memo(({ n }: { n: number }) => {

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { when } from '../../app/i18n.ts';
 import { can } from '../../app/session.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { SheetForm } from './edit.tsx';
-import { when } from './list.tsx';
 import { loadTimeline, openSheet, sheet, writeSheet } from './store.ts';
 import { Timeline } from './timeline.tsx';
 import { SheetUnits } from './units.tsx';

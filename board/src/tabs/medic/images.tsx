@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { when } from '../../app/i18n.ts';
 import type { Image } from './types.ts';
-import { when } from './sections.tsx';
 import { medicText } from './words.ts';
 
 /** The enlarged image in a modal <dialog> (Escape and the button close it; focus returns to the thumbnail). */

@@ -1,11 +1,10 @@
-import { clockTime, dateTime, decimal } from '../../app/i18n.ts';
+import { decimal, when } from '../../app/i18n.ts';
 import type { Detail, Injury } from './types.ts';
 import { medicText } from './words.ts';
 import { timelineText } from './timeline-text.ts';
 
-const sameDay = (ms: number) => new Date(ms).toDateString() === new Date().toDateString();
-/** 14:05 today, 24.11., 14:05 otherwise. */
-export const when = (ms: number) => (sameDay(ms) ? clockTime(ms) : dateTime(ms));
+/** Re-exported for file.tsx, which still imports it from here. */
+export { when };
 
 const order: Record<string, number> = { worsened: 0, open: 1, treated: 2, stable: 3, healed: 4 };
 

@@ -1,4 +1,4 @@
-import { lang, locale } from '../../app/i18n.ts';
+import { decimal, lang, locale, locales } from '../../app/i18n.ts';
 
 /**
  * Numbers, durations and days of the Statistik tab in the board's language. Days are the server's
@@ -7,11 +7,9 @@ import { lang, locale } from '../../app/i18n.ts';
  */
 
 const MINUTE = 60_000;
-const numbers = { de: new Intl.NumberFormat('de-DE', { maximumFractionDigits: 0 }), en: new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 }) };
-const decimals = { de: new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 }), en: new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 }) };
-const avgs = { de: new Intl.NumberFormat('de-DE', { minimumFractionDigits: 1, maximumFractionDigits: 1 }), en: new Intl.NumberFormat('en-GB', { minimumFractionDigits: 1, maximumFractionDigits: 1 }) };
+const avgs = { de: new Intl.NumberFormat(locales.de, { minimumFractionDigits: 1, maximumFractionDigits: 1 }), en: new Intl.NumberFormat(locales.en, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) };
 
-export const whole = (n: number) => numbers[lang.value].format(n);
+export const whole = (n: number) => decimal(n, 0);
 /** A head count average with one decimal: 2,3. */
 export const avg = (n: number) => avgs[lang.value].format(n);
 
@@ -36,7 +34,7 @@ export function signedDutyTime(ms: number): string {
 
 /** A percentage with one decimal and its sign: "+12,5 %", "−3 %". */
 export function signedPercent(pct: number): string {
-  return `${pct < 0 ? '−' : '+'}${decimals[lang.value].format(Math.abs(pct))} %`;
+  return `${pct < 0 ? '−' : '+'}${decimal(Math.abs(pct), 1)} %`;
 }
 
 // ---- local days (YYYY-MM-DD) ----
@@ -81,8 +79,8 @@ export function isoWeek(day: string): number {
 
 function dayFormatter(options: Intl.DateTimeFormatOptions) {
   const made = {
-    de: new Intl.DateTimeFormat('de-DE', { ...options, timeZone: 'UTC' }),
-    en: new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }),
+    de: new Intl.DateTimeFormat(locales.de, { ...options, timeZone: 'UTC' }),
+    en: new Intl.DateTimeFormat(locales.en, { ...options, timeZone: 'UTC' }),
   };
   return (day: string) => made[lang.value].format(toUtc(day));
 }
