@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { dateTime, decimal } from '../../app/i18n.ts';
+import { useWidth } from '../../ui/use-width.ts';
 import type { Ecg } from './types.ts';
-import { useWidth } from './use-width.ts';
 import { medicText } from './words.ts';
 
 /** ECG paper: 25 mm/s and 10 mm/mV, drawn at 4 px per mm (100 px per second, 40 px per mV). */
@@ -16,7 +16,7 @@ const pxPerMv = 10 * pxPerMm;
  */
 function Strip({ ecg }: { ecg: Ecg }) {
   const t = medicText();
-  const box = useWidth<HTMLDivElement>(pxPerS);
+  const box = useWidth<HTMLDivElement>(pxPerS, 200);
   const n = ecg.samples.length;
   const seconds = n / ecg.sampleRateHz;
   const peak = ecg.samples.reduce((m, v) => Math.max(m, Math.abs(v)), 0);

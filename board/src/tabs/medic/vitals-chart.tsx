@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
-import { clockTime, decimal, locale } from '../../app/i18n.ts';
+import { clockTime, clockTimeSeconds, decimal } from '../../app/i18n.ts';
+import { useWidth } from '../../ui/use-width.ts';
 import type { VitalSeries, Vitals } from './types.ts';
-import { useWidth } from './use-width.ts';
 import { medicText } from './words.ts';
 
 type Key = 'heartRate' | 'systolic' | 'diastolic' | 'respRate' | 'spo2';
@@ -27,10 +27,7 @@ function timeStep(spanS: number, max: number): number {
   return steps.find((s) => spanS / s <= max) ?? 86400 * Math.ceil(spanS / 86400 / max);
 }
 
-function timeLabel(ms: number, withSeconds: boolean): string {
-  if (!withSeconds) return clockTime(ms);
-  return new Date(ms).toLocaleTimeString(locale(), { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-}
+const timeLabel = (ms: number, withSeconds: boolean) => (withSeconds ? clockTimeSeconds(ms) : clockTime(ms));
 
 /** Polyline point lists of one series, broken where a sample lacks the value. */
 function runs(points: Vitals[], key: Key, x: (at: number) => number, y: (v: number) => number): { lines: string[]; dots: [number, number][] } {
@@ -64,7 +61,7 @@ const latest = (points: Vitals[], key: keyof Omit<Vitals, 'at'>) => {
  * (systolic and diastolic) and respiratory rate on the upper panel, SpO₂ on the lower, one time axis.
  */
 export function VitalsChart({ vitals }: { vitals: VitalSeries }) {
-  const { ref, width } = useWidth<HTMLDivElement>();
+  const { ref, width } = useWidth<HTMLDivElement>(600, 200);
   return (
     <div ref={ref} class="vitals-wrap">
       {vitals.points.length ? <Chart vitals={vitals} width={width} /> : <p class="muted" id="vitals-none">{medicText().noVitals}</p>}

@@ -1,7 +1,8 @@
 import { signal } from '@preact/signals';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { guild } from '../../app/session.ts';
 import { theme } from '../../app/theme.ts';
+import { useWidth } from '../../ui/use-width.ts';
 import { dataVersion } from './state.ts';
 import { statsText } from './words.ts';
 
@@ -51,18 +52,10 @@ export interface ChartImgProps {
  */
 export function ChartImg({ path, params, aspect, alt, id, theme: colours }: ChartImgProps) {
   const t = statsText();
-  const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(0);
+  const box = useWidth<HTMLDivElement>(0); // 0 until measured: no image is asked for before its size is known
+  const width = Math.ceil(box.width / WIDTH_STEP) * WIDTH_STEP;
   const [state, setState] = useState<'loading' | 'ok' | 'error'>('loading');
   const [retry, setRetry] = useState(0);
-  useEffect(() => {
-    const el = box.current!;
-    const measure = () => setWidth(Math.ceil(el.clientWidth / WIDTH_STEP) * WIDTH_STEP);
-    measure();
-    const observer = new ResizeObserver(() => measure());
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
   const guildId = guild.value?.guildId;
   const query = new URLSearchParams({ guild: guildId ?? '' });
   for (const [k, v] of Object.entries(params) as [string, unknown][]) if (v !== undefined && v !== '') query.set(k, String(v));
@@ -74,7 +67,7 @@ export function ChartImg({ path, params, aspect, alt, id, theme: colours }: Char
   const src = `/api/v1/${path}?${query}`;
   useEffect(() => setState((s) => (s === 'error' ? 'loading' : s)), [src]);
   return (
-    <div ref={box} class={`chart-box chart-${state}`} style={{ aspectRatio: String(aspect) }}>
+    <div ref={box.ref} class={`chart-box chart-${state}`} style={{ aspectRatio: String(aspect) }}>
       {width > 0 && guildId && (
         <a href={src} target="_blank" rel="noopener" class="chart-link" title={t.openImage} tabIndex={-1}>
           <img id={id} src={src} alt={alt} decoding="async" onLoad={() => setState('ok')} onError={() => setState('error')} />
