@@ -1,6 +1,6 @@
 import t from 'tap';
 import { chestXray, sinusTachycardia } from '../../server/domains/medic/demo.ts';
-import type { Page } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { join } from 'node:path';
 import { demo, demoBoard } from '../helpers/board.ts';
 import { screenshot, screenshotDir } from '../helpers/browser.ts';
@@ -206,6 +206,9 @@ t.test('"Akte schließen": asks, closes, the list follows; closed meanwhile is t
   await desk.locator('#medic-close-yes').waitFor();
   t.equal((await b.rest('GET', `/medic/patients/${fileId}`)).body.status, 'open', 'asking closes nothing yet');
   await desk.fill('#medic-close-note', 'Übergabe an die Notaufnahme');
+  let fileReads = 0;
+  const countReads = (req: Request) => { if (/medic\.patient\b/.test(req.url())) fileReads++; };
+  desk.on('request', countReads);
   await desk.click('#medic-close-yes');
   await desk.locator('#medic-close-result').getByText(`Akte ${fileId} geschlossen.`).waitFor();
   await desk.locator('#medic-file-status[data-status=closed]').waitFor({ state: 'attached' });
@@ -214,6 +217,9 @@ t.test('"Akte schließen": asks, closes, the list follows; closed meanwhile is t
   t.equal(await desk.locator('#medic-close').count(), 0, 'no close button on a closed file');
   await row(desk).waitFor({ state: 'detached', timeout: 3000 });
   t.pass('gone from the open files live');
+  await desk.waitForTimeout(1200); // past the reload a notice about the open file would start
+  desk.off('request', countReads);
+  t.equal(fileReads, 0, 'the close\'s answer is the file shown: neither the close nor its notice reads the file again');
   await desk.evaluate(() => scrollTo(0, 0));
   await screenshot(desk, 'medic-closed');
 
@@ -273,6 +279,34 @@ t.test('a list answer read before a change arrives after its notice: the change 
   t.equal(await row(desk, 'RACE1').count(), 1, 'the row of the notice is kept, not replaced by the older answer');
   await desk.unroute(/medic\.patients\b/);
   await desk.locator('#medic-filter input[value=open]').check();
+});
+
+t.test('a state PUT for one citizen re-renders only that citizen\'s row', async (t) => {
+  await row(desk, 'BUSY1').waitFor();
+  await row(desk, 'RACE1').waitFor();
+  await desk.waitForTimeout(300); // the list's load after the filter change applied
+  // Preact keeps a node's current handlers on the node; rendering the row again hands it a new onClick.
+  type Marked = Element & { marked?: boolean; clickBefore?: unknown };
+  const other = row(desk, 'BUSY1');
+  t.equal(await other.evaluate((el: Marked) => {
+    el.marked = true;
+    el.clickBefore = (Object.values(el) as { onClick?: unknown }[]).find((v) => typeof v?.onClick === 'function')?.onClick;
+    return typeof el.clickBefore;
+  }), 'function', 'the row\'s click handler is found');
+  t.equal((await b.rest('PUT', '/medic/citizens/RACE1/state', { at: Date.now(), state: 'injured', health: 80 })).status, 200);
+  await row(desk, 'RACE1').getByText('Verletzt').waitFor({ timeout: 3000 });
+  t.ok(await other.evaluate((el: Marked) => el.marked === true), 'the other row is the same element');
+  t.ok(await other.evaluate((el: Marked) => (Object.values(el) as { onClick?: unknown }[]).find((v) => typeof v?.onClick === 'function')?.onClick === el.clickBefore),
+    'and was not rendered again');
+  const reread = desk.waitForResponse(/medic\.patients\b/);
+  await desk.fill('#medic-search', ' '); // the same search: the list is read again and comes back unchanged
+  await reread;
+  await desk.waitForTimeout(200); // the answer applied
+  t.ok(await other.evaluate((el: Marked) => (Object.values(el) as { onClick?: unknown }[]).find((v) => typeof v?.onClick === 'function')?.onClick === el.clickBefore),
+    'a list read again unchanged renders no row again');
+  const back = desk.waitForResponse(/medic\.patients\b/);
+  await desk.fill('#medic-search', '');
+  await back;
 });
 
 t.test('a rank without medic.files.view has no tab; with it, the files but no close button', async (t) => {

@@ -1,39 +1,31 @@
-import { useState } from 'preact/hooks';
-import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { can } from '../../app/session.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { EcgPanel } from './ecg-strip.tsx';
 import { Images } from './images.tsx';
 import { StateBadge } from './list.tsx';
 import { Injuries, Labs, Timeline, Treatments, when } from './sections.tsx';
-import { detail, detailError, loadDetail, showFile } from './store.ts';
+import { closeFile, detail, detailError, showFile } from './store.ts';
 import { openInjuries, type Detail } from './types.ts';
 import { VitalsChart } from './vitals-chart.tsx';
 import { medicText } from './words.ts';
 
 /**
- * "Akte schließen" with one confirmation and an optional note; a 409 (closed meanwhile) is told and
- * the file reloaded. Stays mounted after the close, so its outcome stays readable.
+ * "Akte schließen" with one confirmation and an optional note; the answer is the closed file. A 409
+ * (closed meanwhile) is told and the file reloaded. Stays mounted after the close, so its outcome
+ * stays readable. Asking moves focus to "Abbrechen", so a second Enter is harmless.
  */
 function CloseFile({ d }: { d: Detail }) {
   const t = medicText();
   const action = useAction();
   const [asking, setAsking] = useState(false);
   const [note, setNote] = useState('');
-  const [conflict, setConflict] = useState(false);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => { if (asking) cancel.current?.focus(); }, [asking]);
   const close = async () => {
-    setConflict(false);
-    const done = await action.run(async () => {
-      try {
-        return await api.medic.close.mutate({ fileId: d.fileId, ...(note.trim() ? { note: note.trim() } : {}) });
-      } catch (err) {
-        if (httpStatusOf(err) === 409) setConflict(true);
-        throw err;
-      }
-    }, () => t.closedOk(d.fileId));
+    const done = await action.run(() => closeFile(d.fileId, note.trim()), () => t.closedOk(d.fileId));
     if (done) setNote('');
     setAsking(false);
-    void loadDetail(d.fileId); // closed now or meanwhile: show the file as the server has it
   };
   if (d.status !== 'open' && !action.ok && !action.error) return null;
   return (
@@ -44,11 +36,11 @@ function CloseFile({ d }: { d: Detail }) {
           <label>{t.note}<input id="medic-close-note" maxLength={500} value={note} onInput={(e) => setNote(e.currentTarget.value)} /></label>
           <div class="row">
             <button type="button" class="danger" id="medic-close-yes" disabled={action.busy} onClick={() => void close()}>{t.yesClose}</button>
-            <button type="button" id="medic-close-cancel" onClick={() => setAsking(false)}>{t.cancel}</button>
+            <button ref={cancel} type="button" id="medic-close-cancel" onClick={() => setAsking(false)}>{t.cancel}</button>
           </div>
         </div>
       )}
-      {conflict ? <p class="medic-conflict" id="medic-close-result" role="status">{t.alreadyClosed}</p> : <Result action={action} id="medic-close-result" />}
+      {action.status === 409 ? <p class="medic-conflict" id="medic-close-result" role="status">{t.alreadyClosed}</p> : <Result action={action} id="medic-close-result" />}
     </div>
   );
 }
@@ -99,7 +91,7 @@ export function PatientFile({ fileId }: { fileId: number }) {
   const failed = detailError.value;
   const back = <button type="button" class="small file-back" id="medic-back" onClick={() => showFile(null)}>← {t.back}</button>;
   if (!d || d.fileId !== fileId) {
-    const text = failed ? (failed.status === 404 ? t.gone : messageOf(new Error(failed.message))) : t.loading;
+    const text = failed ? (failed.status === 404 ? t.gone : failed.message) : t.loading;
     return <>{back}<p class={failed ? 'error' : 'muted'} role={failed ? 'alert' : undefined}>{text}</p></>;
   }
   return (

@@ -1,7 +1,9 @@
+import { memo } from 'preact/compat';
+import { useComputed } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { duration } from '../../app/i18n.ts';
 import { now } from '../../app/clock.ts';
-import { filter, listError, listState, loadList, loadMore, nextBefore, openFile, query, rows, showFile } from './store.ts';
+import { filter, listError, listOrder, listState, loadList, loadMore, nextBefore, openFile, patientRow, query, showFile } from './store.ts';
 import type { Filter, Summary } from './types.ts';
 import { medicText } from './words.ts';
 
@@ -21,8 +23,12 @@ function Since({ at }: { at: number }) {
   return <span class="since">{medicText().ago(duration(now.value - at))}</span>;
 }
 
-function PatientRow({ s, selected }: { s: Summary; selected: boolean }) {
+/** One file in the list; re-renders when this file changes or is opened/left, not for others. */
+const PatientRow = memo(({ fileId }: { fileId: number }) => {
   const t = medicText();
+  const s = patientRow(fileId).value;
+  const selected = useComputed(() => openFile.value === fileId).value;
+  if (!s) return null;
   const v = s.lastVitals;
   const low = v?.spo2 !== null && v?.spo2 !== undefined && v.spo2 < 90;
   return (
@@ -49,14 +55,14 @@ function PatientRow({ s, selected }: { s: Summary; selected: boolean }) {
       </button>
     </li>
   );
-}
+});
 
 /** Offen / Geschlossen / Alle as one segmented control (radio buttons). */
 function FilterBar() {
   const t = medicText();
   const options: [Filter, string][] = [['open', t.open], ['closed', t.closed], ['all', t.all]];
   return (
-    <div class="segmented" role="radiogroup" aria-label={t.filter} id="medic-filter">
+    <div class="segmented small" role="radiogroup" aria-label={t.filter} id="medic-filter">
       {options.map(([value, label]) => (
         <label class={filter.value === value ? 'seg active' : 'seg'}>
           <input type="radio" name="medic-filter" value={value} checked={filter.value === value} aria-label={label}
@@ -85,7 +91,7 @@ function Search() {
 
 export function PatientList() {
   const t = medicText();
-  const list = rows.value;
+  const list = listOrder.value;
   const state = listState.value;
   const [more, setMore] = useState(false);
   const empty = query.value.trim() ? t.noneFound : filter.value === 'open' ? t.noneOpen : t.none;
@@ -103,7 +109,7 @@ export function PatientList() {
       )}
       {state === 'ready' && !list.length && <p class="muted" id="medic-none">{empty}</p>}
       <ul class="patients" id="medic-patients" aria-labelledby="medic-list-title">
-        {list.map((s) => <PatientRow key={s.fileId} s={s} selected={openFile.value === s.fileId} />)}
+        {list.map((n) => <PatientRow key={n} fileId={n} />)}
       </ul>
       {nextBefore.value !== null && (
         <button type="button" class="small more" id="medic-more" disabled={more}

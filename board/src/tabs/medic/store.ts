@@ -1,17 +1,20 @@
-import { batch, signal } from '@preact/signals';
-import { api } from '../../app/api.ts';
-import { guild } from '../../app/session.ts';
+import { batch, computed, signal, type Signal } from '@preact/signals';
+import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { guild, signedOut } from '../../app/session.ts';
 import { onNotice, onSnapshot } from '../../live/board-live.ts';
 import { summaryOf, type CitizenState, type Detail, type Filter, type Summary } from './types.ts';
 
 /**
  * The Medic tab's state: the list as filtered and searched, the file open beside it. Loaded when
  * the tab opens; while it is open, each `medic` notice updates its row in place (the notice carries
- * the whole summary) and reloads the open file if it names it (debounced, within a second).
+ * the whole summary) and reloads the open file if it names it (debounced, within a second). Each
+ * row is its own signal: a notice re-renders its row, the list only when rows come, go or move.
  */
 export const filter = signal<Filter>('open');
 export const query = signal('');
-export const rows = signal<Summary[]>([]);
+const rows = new Map<number, Signal<Summary | undefined>>();
+/** File ids listed (any order). */
+const listed = signal<readonly number[]>([]);
 export const nextBefore = signal<number | null>(null);
 export const listState = signal<'idle' | 'loading' | 'ready' | 'error'>('idle');
 export const listError = signal<string | null>(null);
@@ -23,7 +26,40 @@ const pageSize = 50;
 let listLoads = 0;
 let detailLoads = 0;
 
+/** The row of a file; undefined until listed. */
+export function patientRow(fileId: number): Signal<Summary | undefined> {
+  let r = rows.get(fileId);
+  if (!r) rows.set(fileId, (r = signal<Summary | undefined>(undefined)));
+  return r;
+}
+
 const byActivity = (a: Summary, b: Summary) => b.lastEventAt - a.lastEventAt || b.fileId - a.fileId;
+
+/** A list of numbers that keeps its identity while equal, so the list does not re-render for a change inside a row (as incidents' list). */
+function stableList(fn: () => number[]) {
+  let last: readonly number[] = [];
+  return computed(() => {
+    const next = fn();
+    if (next.length === last.length && next.every((n, i) => n === last[i])) return last;
+    return (last = next);
+  });
+}
+
+/** The files listed, latest activity first. */
+export const listOrder = stableList(() => listed.value.map((id) => patientRow(id).value).filter((s): s is Summary => !!s).sort(byActivity).map((s) => s.fileId));
+
+/** Equal as data (key order aside): a row read again unchanged is not rendered again. */
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+function setRow(s: Summary): void {
+  const r = patientRow(s.fileId);
+  if (!same(r.peek(), s)) r.value = s;
+}
 
 /** The server's `q` rule, for rows that arrive by notice: citizen id prefix, or name substring (case-insensitive). */
 function matches(s: Summary): boolean {
@@ -36,6 +72,12 @@ function matches(s: Summary): boolean {
 function params(before?: number) {
   const q = query.peek().trim();
   return { status: filter.peek(), limit: pageSize, ...(q ? { q } : {}), ...(before ? { before } : {}) };
+}
+
+/** A failed read: its message in the board's language; a 401 signs the board out. */
+function failure(err: unknown): string {
+  if (httpStatusOf(err) === 401) signedOut('expired');
+  return messageOf(err);
 }
 
 /**
@@ -62,7 +104,8 @@ export async function loadList(): Promise<void> {
       else byId.delete(fileId);
     }
     batch(() => {
-      rows.value = [...byId.values()].sort(byActivity);
+      for (const s of byId.values()) setRow(s);
+      listed.value = [...byId.keys()];
       nextBefore.value = r.nextBefore;
       listState.value = 'ready';
       listError.value = null;
@@ -70,11 +113,11 @@ export async function loadList(): Promise<void> {
   } catch (err) {
     if (mine !== listLoads) return;
     listState.value = 'error';
-    listError.value = err instanceof Error ? err.message : String(err);
+    listError.value = failure(err);
   }
 }
 
-/** The next page (older activity), appended. */
+/** The next page (older activity), added. */
 export async function loadMore(): Promise<void> {
   const before = nextBefore.peek();
   if (!before) return;
@@ -83,14 +126,30 @@ export async function loadMore(): Promise<void> {
   try {
     r = await api.medic.patients.query(params(before));
   } catch (err) {
-    if (mine === listLoads) listError.value = err instanceof Error ? err.message : String(err);
+    if (mine === listLoads) listError.value = failure(err);
     return;
   }
   if (mine !== listLoads) return;
-  const seen = new Set(rows.peek().map((s) => s.fileId));
+  const seen = new Set(listed.peek());
+  const fresh = r.patients.filter((s) => !seen.has(s.fileId));
   batch(() => {
-    rows.value = [...rows.peek(), ...r.patients.filter((s) => !seen.has(s.fileId))];
+    for (const s of fresh) setRow(s);
+    listed.value = [...listed.peek(), ...fresh.map((s) => s.fileId)];
     nextBefore.value = r.nextBefore;
+  });
+}
+
+/**
+ * A file as the server answered it, asked for at mark `asked`: shown if still open here, its row
+ * put unless a notice came since. A file never opens again, so an open read after a closed one is older.
+ */
+function putDetail(d: Detail, asked: number): void {
+  const shown = detail.peek();
+  if (openFile.peek() !== d.fileId || (shown?.fileId === d.fileId && shown.status === 'closed' && d.status === 'open')) return;
+  batch(() => {
+    detail.value = d;
+    detailError.value = null;
+    if (!noticedSince(d.fileId, asked)) putRow(summaryOf(d), false); // else that notice's row stands
   });
 }
 
@@ -100,16 +159,23 @@ export async function loadDetail(fileId: number): Promise<void> {
   const asked = marks;
   try {
     const d: Detail = await api.medic.patient.query({ fileId });
-    if (mine !== detailLoads || openFile.peek() !== fileId) return;
-    batch(() => {
-      detail.value = d;
-      detailError.value = null;
-      if (!noticedSince(fileId, asked)) putRow(summaryOf(d), false); // else the reload after that notice follows
-    });
+    if (mine === detailLoads) putDetail(d, asked);
   } catch (err) {
     if (mine !== detailLoads || openFile.peek() !== fileId) return;
-    const status = (err as { data?: { httpStatus?: number } }).data?.httpStatus ?? null;
-    detailError.value = { status, message: err instanceof Error ? err.message : String(err) };
+    detailError.value = { status: httpStatusOf(err) ?? null, message: failure(err) };
+  }
+}
+
+/** Closes a file and shows the server's answer; a 409 (closed meanwhile) loads the file as the server has it. */
+export async function closeFile(fileId: number, note: string): Promise<Detail> {
+  const asked = marks;
+  try {
+    const d = await api.medic.close.mutate({ fileId, ...(note ? { note } : {}) });
+    putDetail(d, asked);
+    return d;
+  } catch (err) {
+    if (httpStatusOf(err) === 409) void loadDetail(fileId);
+    throw err;
   }
 }
 
@@ -124,17 +190,25 @@ export function showFile(fileId: number | null): void {
   if (fileId !== null) void loadDetail(fileId);
 }
 
-/** A row as a notice or a file read says it: replaced in place, inserted at its place, or dropped when it no longer matches. */
+/** A row as a notice or a file read says it: replaced in place, added, or dropped when it no longer matches. */
 function putRow(s: Summary, insert = true): void {
-  const list = rows.peek();
-  const i = list.findIndex((r) => r.fileId === s.fileId);
+  const on = listed.peek().includes(s.fileId);
   if (!matches(s)) {
-    if (i !== -1 && insert) rows.value = list.filter((r) => r.fileId !== s.fileId);
+    if (on && insert) listed.value = listed.peek().filter((id) => id !== s.fileId);
     return;
   }
-  if (i === -1 && !insert) return;
-  const next = i === -1 ? [...list, s] : list.map((r) => (r.fileId === s.fileId ? s : r));
-  rows.value = next.sort(byActivity);
+  if (!on && !insert) return;
+  setRow(s);
+  if (!on) listed.value = [...listed.peek(), s.fileId];
+}
+
+/**
+ * The open file already shows what a notice about it says: it is closed (no event reaches a
+ * closed file; a later one opens a new file) and its summary is the notice's.
+ */
+function shows(s: Summary | undefined): boolean {
+  const d = detail.peek();
+  return !!s && !!d && d.fileId === s.fileId && d.status === 'closed' && same(summaryOf(d), s);
 }
 
 /** Reloads the open file after notices: 250 ms after the last one, and never later than 1 s after the first. */
@@ -147,7 +221,7 @@ function reloadOpenSoon(): void {
   reloadTimer = setTimeout(() => {
     reloadTimer = undefined;
     const n = openFile.peek();
-    if (n !== null) void loadDetail(n);
+    if (n !== null && !shows(noticed.get(n)?.s)) void loadDetail(n);
   }, Math.max(0, Math.min(250, firstPending + 1000 - now)));
 }
 
@@ -161,10 +235,14 @@ function onMedic(ops: readonly MedicOp[]): void {
         const s = op.value as Summary;
         noticed.set(s.fileId, { mark: marks++, s });
         putRow(s);
-        if (s.fileId === openFile.peek()) reloadOpenSoon();
+        if (s.fileId === openFile.peek() && !shows(s)) reloadOpenSoon();
       } else if (op.op === 'state' && op.value && typeof op.key === 'string') {
         const state = op.value as CitizenState;
-        rows.value = rows.peek().map((r) => (r.citizenId === op.key ? { ...r, state } : r));
+        for (const id of listed.peek()) {
+          const r = patientRow(id);
+          const s = r.peek();
+          if (s?.citizenId === op.key) r.value = { ...s, state };
+        }
         const d = detail.peek();
         if (d && d.citizenId === op.key) detail.value = { ...d, state };
       }
@@ -205,7 +283,8 @@ function resetMedic(): void {
   detailLoads++;
   noticed.clear();
   batch(() => {
-    rows.value = [];
+    for (const r of rows.values()) r.value = undefined;
+    listed.value = [];
     nextBefore.value = null;
     listState.value = 'idle';
     openFile.value = null;
