@@ -11,25 +11,17 @@ create table medic_files (
   opened_at        bigint not null,              -- game time of the event that opened it
   closed_at        bigint,                       -- game time (board closes: server time)
   outcome          text check (outcome in ('discharged', 'deceased', 'respawned', 'closed')),
-  last_event_at    bigint not null,              -- newest game time of its events: "activity" (in no index, see below)
-  closed_activity  bigint,                       -- last_event_at once closed (it never changes after): the index of closed files
-  open_injuries    int not null default 0,       -- injuries not healed, kept by the ingest (the only writer of injuries)
-  last_vitals      jsonb,                        -- the newest vital sample by game time, as received
+  last_event_at    bigint not null,              -- newest game time of its events: "activity"
   vitals_swept_to  bigint not null default 0,    -- vital samples before this are downsampled (sweep.ts)
   created_at       timestamptz not null default now(),
   primary key (guild_id, id),
-  check ((closed_at is null) = (outcome is null)),
-  check ((closed_at is null) = (closed_activity is null))
-) with (fillfactor = 70);
--- Every batch moves last_event_at of the files it touches. No index names that column (nor any
--- other column a batch changes), so those updates are HOT: no index entries, no index bloat; the
--- fillfactor leaves room on the page for the new row versions. Open files (a guild's current
--- patients) are sorted when listed; closed ones are listed by closed_activity. Besides the
--- primary key, only partial indexes name guild_id, so a batch's file updates (guild_id and ids)
--- are primary-key probes whatever the statistics say, not a scan of the guild's files.
+  check ((closed_at is null) = (outcome is null))
+);
 create unique index medic_files_one_open on medic_files (guild_id, citizen_id) where closed_at is null;
-create index medic_files_closed_by_activity on medic_files (guild_id, closed_activity desc, id desc) where closed_at is not null;
-create index medic_files_by_opening on medic_files (opened_at);
+create index medic_files_by_activity on medic_files (guild_id, last_event_at desc, id desc);
+create index medic_files_by_citizen on medic_files (guild_id, citizen_id, id desc);
+-- files whose vitals the sweep has not reached yet (quiet old files drop out of this index)
+create index medic_files_to_sweep on medic_files (opened_at) where vitals_swept_to <= last_event_at;
 
 -- Every event but vital samples, by its game-chosen id (unique per guild across all types,
 -- medic_vitals included: the ingest checks both tables under the guild's ingest lock). file_id
@@ -48,10 +40,8 @@ create table medic_events (
   primary key (guild_id, event_id),
   foreign key (guild_id, file_id) references medic_files (guild_id, id) on delete cascade
 );
--- Read by file without guild_id in the key (file ids are unique across guilds; reads also filter
--- guild_id): the primary key stays the only index a guild_id condition can use, so the ingest's id
--- probes cannot be planned as a scan of the guild's rows, whatever the statistics say.
-create index medic_events_by_file on medic_events (file_id, at, seq);
+create index medic_events_by_file on medic_events (guild_id, file_id, at, seq);
+create index medic_events_by_citizen on medic_events (guild_id, citizen_id, at);
 
 -- Vital-sign samples, the bulk: one narrow row each. Raw rows carry their event id (unique per
 -- guild); the sweep replaces raw rows older than 30 days by one mean row per file and minute
@@ -73,9 +63,7 @@ create table medic_vitals (
   foreign key (guild_id, file_id) references medic_files (guild_id, id) on delete cascade
 );
 create unique index medic_vitals_event on medic_vitals (guild_id, event_id);
--- Without guild_id (as medic_events_by_file): smaller entries, and the id index is the only one a
--- guild_id condition can use.
-create index medic_vitals_by_file on medic_vitals (file_id, at);
+create index medic_vitals_by_file on medic_vitals (guild_id, file_id, at);
 
 -- The injuries of a file as they stand now (their history is in medic_events).
 create table medic_injuries (

@@ -3,11 +3,8 @@ import type { Deps } from '../../deps.ts';
 import type { Sql } from '../../store/db.ts';
 import { medicLimits } from './schema.ts';
 
-export interface MedicSweepOptions {
-  /** How often a node downsamples vital samples older than the raw retention (hourly). */
-  everyMs: number;
-}
-export const defaultMedicSweepOptions: MedicSweepOptions = { everyMs: 3600_000 };
+/** How often a node downsamples vital samples older than the raw retention. */
+const EVERY_MS = 3600_000;
 
 const MINUTE = 60_000; // also written as 60000 in the statement (a GROUP BY expression cannot be a parameter)
 /** One statement handles at most this much game time of one file: a bounded delete, never a whole year at once. */
@@ -38,16 +35,20 @@ async function downsample(sql: Sql, guildId: string, fileId: number, from: numbe
  * cutoff (now − 30 days, minute-aligned), raw samples before the cutoff become one mean per
  * minute, an hour of game time per statement, then the file's watermark moves to the cutoff.
  * Files quiet since before their watermark are passed over (`vitals_swept_to > last_event_at`).
- * Returns what it did.
+ * The files are walked once, in pages by the keyset (opened_at, id) of medic_files_by_opening: a
+ * page resumes where the last one ended, never again at the oldest (quiet) files. Returns what it did.
  */
 export async function sweepVitals(sql: Sql, opts: { now?: number; stop?: () => boolean } = {}) {
   const cutoff = Math.floor(((opts.now ?? Date.now()) - medicLimits.rawRetentionMs) / MINUTE) * MINUTE;
   let files = 0, removed = 0;
+  let after = { openedAt: -1, id: -1 }; // before every file (game times and ids are not negative)
   for (;;) {
-    const due = await sql`select guild_id, id, vitals_swept_to from medic_files
-      where vitals_swept_to <= last_event_at and opened_at < ${cutoff} and vitals_swept_to < ${cutoff}
-      order by opened_at limit 100`;
+    const due = await sql`select guild_id, id, opened_at, vitals_swept_to from medic_files
+      where (opened_at, id) > (${after.openedAt}, ${after.id}) and opened_at < ${cutoff}
+        and vitals_swept_to <= last_event_at and vitals_swept_to < ${cutoff}
+      order by opened_at, id limit 100`;
     if (!due.length) break;
+    after = { openedAt: Number(due[due.length - 1].opened_at), id: Number(due[due.length - 1].id) };
     for (const f of due) {
       if (opts.stop?.()) return { files, removed, cutoff };
       const fileId = Number(f.id);
@@ -68,9 +69,9 @@ export async function sweepVitals(sql: Sql, opts: { now?: number; stop?: () => b
   return { files, removed, cutoff };
 }
 
-/** Sweeps every `everyMs` on every node (runPeriodically: jittered, one at a time); stop() waits for a sweep under way. */
-export function startMedicSweep(deps: Deps, opts: MedicSweepOptions = defaultMedicSweepOptions) {
-  return runPeriodically(opts.everyMs, async (stopped) => {
+/** Sweeps hourly on every node (runPeriodically: jittered, one at a time); stop() waits for a sweep under way. */
+export function startMedicSweep(deps: Deps) {
+  return runPeriodically(EVERY_MS, async (stopped) => {
     if (!deps.dbHealth.up) return;
     const done = await sweepVitals(deps.sql, { stop: stopped });
     if (done.removed) deps.log.info('medic vital samples downsampled', done);
