@@ -6,6 +6,7 @@ import { createApiKey } from '../domains/apikeys/service.ts';
 import { createLoginLink } from '../auth/login-links.ts';
 import { capabilities } from '../auth/capabilities.ts';
 import { seedDemoPatient } from '../domains/medic/demo.ts';
+import { replaceTiers } from '../domains/medic/board-store.ts';
 
 export const DEMO_GUILD = '100000000000000001';
 export const DEMO_ADMIN = '200000000000000001';
@@ -44,8 +45,9 @@ export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: 
     for (const p of people) await insertPerson(tx, DEMO_GUILD, p);
     for (const u of units) await insertUnit(tx, DEMO_GUILD, { ...u, status: '2' }); // the guild's status catalogue is seeded with it
     // care tiers of the medic sync (GET /medic/qualifications): 1 first aider .. 4 emergency physician
-    await tx`insert into medic_tiers (guild_id, rank_id, tier) values (${DEMO_GUILD}, 'praktikant', 1), (${DEMO_GUILD}, 'rettungssanitaeter', 2),
-      (${DEMO_GUILD}, 'notfallsanitaeter', 3), (${DEMO_GUILD}, 'wachleitung', 4)`;
+    await replaceTiers(tx, DEMO_GUILD, [
+      { rankId: 'praktikant', tier: 1 }, { rankId: 'rettungssanitaeter', tier: 2 }, { rankId: 'notfallsanitaeter', tier: 3 }, { rankId: 'wachleitung', tier: 4 },
+    ]);
     const { key } = await createApiKey(tx, DEMO_GUILD, 'demo', null);
     const loginLink = await createLoginLink(tx, publicUrl, DEMO_GUILD, DEMO_ADMIN);
     return { guildId: DEMO_GUILD, loginLink, apiKey: key };

@@ -50,7 +50,7 @@ export function sinusTachycardia(count = 1000, rateHz = 250): number[] {
  * signs every 10 s over 20 minutes getting better, an ECG strip, a tox screen and a chest X-ray.
  * Sent through the same ingest as the game's events (idempotent ids: seeding twice changes nothing).
  */
-export function demoPatientEvents(now = Date.now()) {
+function demoPatientEvents(now = Date.now()) {
   const t0 = now - 25 * 60_000;
   const c = 'DEMO-KRANKE-01';
   const at = (min: number) => Math.round(t0 + min * 60_000);

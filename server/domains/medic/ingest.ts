@@ -2,7 +2,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { inGuildTx } from '../../store/tx.ts';
 import { checkImage } from '../uploads/image.ts';
-import { closingTypes, medicLimits, type EventResult, type MedicEvent, type PatientSummary, type Vitals } from './schema.ts';
+import { closingTypes, medicLimits, type EventResult, type MedicEvent } from './schema.ts';
 import * as store from './store.ts';
 import { checkEvent, type Checked } from './validate.ts';
 
@@ -33,7 +33,7 @@ async function imageOf(e: Imaging, index: number): Promise<CheckedImage | Reject
   }
 }
 
-interface SimFile extends store.FileWrite { isNew: boolean; injuries: number; lastVitals: Vitals | null }
+type SimFile = store.FileWrite & { isNew: boolean };
 
 /** The stored fields of an event besides the envelope (images: without their bytes). */
 function dataOf(e: MedicEvent): Record<string, unknown> {
@@ -193,13 +193,5 @@ async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<numb
   }
   for (const w of writes) w.catch(failed);
   if (!files.size) await Promise.all(writes); // no topic op: inGuildTx sends a bare COMMIT, which must not follow a failed write
-  return [...files.values()].map((f) => summaryOf(f, states.get(f.citizenId) ?? null));
-}
-
-function summaryOf(f: SimFile, state: PatientSummary['state']): PatientSummary {
-  return {
-    fileId: f.id, citizenId: f.citizenId, name: f.name ?? state?.name ?? null, status: f.closedAt === null ? 'open' : 'closed',
-    outcome: (f.outcome as PatientSummary['outcome']) ?? null, openedAt: f.openedAt, closedAt: f.closedAt, lastEventAt: f.lastEventAt,
-    state, injuries: f.injuries, lastVitals: f.lastVitals,
-  };
+  return [...files.values()].map((f) => store.patientSummary(f, states.get(f.citizenId) ?? null));
 }

@@ -82,17 +82,20 @@ export interface FileWrite {
  * keep an id that reads NULL a string. Free text and JSON go as JSON (json_to_recordset; postgres.js
  * stringifies a json parameter natively).
  */
-export const numArray = (xs: readonly (number | null)[]) => {
+const numArray = (xs: readonly (number | null)[]) => {
   let s = '{';
   for (let i = 0; i < xs.length; i++) s += (i ? ',' : '') + (xs[i] ?? 'NULL');
   return `${s}}`;
 };
-export const idArray = (xs: readonly string[]) => (xs.length ? `{"${xs.join('","')}"}` : '{}');
+const idArray = (xs: readonly string[]) => (xs.length ? `{"${xs.join('","')}"}` : '{}');
 
-/** The touched files' ids (for the primary-key scan) and their new values as JSON rows. */
-const fileParams = (files: FileWrite[]) => [numArray(files.map((f) => f.id)), files.map((f) => ({
-  id: f.id, name: f.name, last_event_at: f.lastEventAt, closed_at: f.closedAt, outcome: f.outcome, open_injuries: f.injuries, last_vitals: f.lastVitals,
-}))];
+/** Files as JSON rows (json_to_recordset), each statement taking the columns it writes. */
+const fileRows = (files: FileWrite[]) => files.map((f) => ({
+  id: f.id, citizen_id: f.citizenId, name: f.name, opened_at: f.openedAt, last_event_at: f.lastEventAt, closed_at: f.closedAt, outcome: f.outcome,
+  open_injuries: f.injuries, last_vitals: f.lastVitals,
+}));
+/** The touched files' ids (for the primary-key scan) and their new values. */
+const fileParams = (files: FileWrite[]) => [numArray(files.map((f) => f.id)), fileRows(files)];
 /**
  * Absolute values: the batch computed them from the file as read under the ingest lock. `id = any`
  * makes the files a primary-key scan (a join alone was planned as a hash over all the guild's files).
@@ -107,15 +110,13 @@ const updateFilesText = `update medic_files f set name = coalesce(u.name, f.name
 export function updateFiles(db: Conn, guildId: string, files: FileWrite[]) {
   return run(db, updateFilesText, [guildId, ...fileParams(files)]);
 }
+/** The files a batch opens, with the ids drawn by `newFileIds`. */
 export function insertFiles(db: Conn, guildId: string, files: FileWrite[]) {
   return run(db, `insert into medic_files (guild_id, id, citizen_id, name, opened_at, last_event_at, closed_at, outcome, closed_activity, open_injuries, last_vitals)
     select $1, u.id, u.citizen_id, u.name, u.opened_at, u.last_event_at, u.closed_at, u.outcome, case when u.closed_at is not null then u.last_event_at end,
-      u.open_injuries, u.last_vitals::jsonb
-    from unnest($2::int8[], $3::text[], $4::text[], $5::int8[], $6::int8[], $7::int8[], $8::text[], $9::int4[], $10::text[])
-      as u(id, citizen_id, name, opened_at, last_event_at, closed_at, outcome, open_injuries, last_vitals)`,
-  [guildId, files.map((f) => f.id), files.map((f) => f.citizenId), files.map((f) => f.name), files.map((f) => f.openedAt),
-    files.map((f) => f.lastEventAt), files.map((f) => f.closedAt), files.map((f) => f.outcome), files.map((f) => f.injuries),
-    files.map((f) => (f.lastVitals ? JSON.stringify(f.lastVitals) : null))]);
+      u.open_injuries, u.last_vitals
+    from json_to_recordset($2::json) as u(id int8, citizen_id text, name text, opened_at int8, last_event_at int8, closed_at int8, outcome text,
+      open_injuries int4, last_vitals jsonb)`, [guildId, fileRows(files)]);
 }
 
 export interface EventRow { eventId: string; fileId: number | null; citizenId: string; type: string; at: number; data: object }
@@ -132,28 +133,26 @@ export const emptyVitals = (): VitalColumns => ({ fileId: [], eventId: [], at: [
  * Everything a batch writes but new files and images, in one statement (one round trip, one write
  * to the socket): the touched files, the events in batch order (their seq follows it), all vital
  * samples as one multi-row insert, the injuries as they stand after the batch. Empty parts write
- * nothing. Foreign keys are checked at the end of the statement, when every part is written.
+ * nothing. Foreign keys are checked at the end of the statement, when every part is written;
+ * PostgreSQL runs every data-modifying part whether or not the final select reads it.
  */
 export function writeBatch(db: Conn, guildId: string, w: { files: FileWrite[]; events: EventRow[]; vitals: VitalColumns; injuries: InjuryRow[] }) {
   const v = w.vitals;
   const i = w.injuries;
-  return run(db, `with files as (${updateFilesText} returning 1),
+  return run(db, `with files as (${updateFilesText}),
     events as (
       insert into medic_events (guild_id, event_id, file_id, citizen_id, type, at, data)
       select $1, r.event_id, r.file_id, r.citizen_id, r.type, r.at, r.data
-      from jsonb_to_recordset($4::jsonb) as r(event_id text, file_id bigint, citizen_id text, type text, at bigint, data jsonb)
-      returning 1),
+      from jsonb_to_recordset($4::jsonb) as r(event_id text, file_id bigint, citizen_id text, type text, at bigint, data jsonb)),
     vitals as (
       insert into medic_vitals (guild_id, file_id, event_id, at, heart_rate, systolic, diastolic, spo2, resp_rate, temperature, gcs)
-      select $1, * from unnest($5::int8[], $6::text[], $7::int8[], $8::int2[], $9::int2[], $10::int2[], $11::int2[], $12::int2[], $13::float4[], $14::int2[])
-      returning 1),
+      select $1, * from unnest($5::int8[], $6::text[], $7::int8[], $8::int2[], $9::int2[], $10::int2[], $11::int2[], $12::int2[], $13::float4[], $14::int2[])),
     injuries as (
       insert into medic_injuries (guild_id, file_id, injury_id, body_part, kind, severity, bleeding, state, added_at, changed_at)
       select $1, * from unnest($15::int8[], $16::text[], $17::text[], $18::text[], $19::int2[], $20::int2[], $21::text[], $22::int8[], $23::int8[])
       on conflict (guild_id, file_id, injury_id) do update set body_part = excluded.body_part, kind = excluded.kind, severity = excluded.severity,
-        bleeding = excluded.bleeding, state = excluded.state, added_at = excluded.added_at, changed_at = excluded.changed_at
-      returning 1)
-    select (select count(*) from files) as files, (select count(*) from events) as events, (select count(*) from vitals) as vitals, (select count(*) from injuries) as injuries`,
+        bleeding = excluded.bleeding, state = excluded.state, added_at = excluded.added_at, changed_at = excluded.changed_at)
+    select 1`,
   [guildId, ...fileParams(w.files),
     w.events.map((r) => ({ event_id: r.eventId, file_id: r.fileId, citizen_id: r.citizenId, type: r.type, at: r.at, data: r.data })),
     numArray(v.fileId), idArray(v.eventId), numArray(v.at), numArray(v.heartRate), numArray(v.systolic), numArray(v.diastolic),
@@ -189,15 +188,19 @@ export function stateOf(r: postgres.Row, prefix = ''): CitizenState | null {
   };
 }
 
-export function toSummary(r: postgres.Row): PatientSummary {
-  const state = stateOf(r, 's_');
+/** A file's summary: from a stored row (`summarySelect`) or from a file as a batch leaves it (the ingest). */
+export function patientSummary(f: FileWrite, state: CitizenState | null): PatientSummary {
   return {
-    fileId: Number(r.id), citizenId: r.citizen_id, name: r.name ?? state?.name ?? null,
-    status: r.closed_at === null ? 'open' : 'closed', outcome: r.outcome ?? null,
-    openedAt: Number(r.opened_at), closedAt: n(r.closed_at), lastEventAt: Number(r.last_event_at),
-    state, injuries: Number(r.injuries), lastVitals: (r.last_vitals as Vitals | null) ?? null,
+    fileId: f.id, citizenId: f.citizenId, name: f.name ?? state?.name ?? null, status: f.closedAt === null ? 'open' : 'closed',
+    outcome: (f.outcome as PatientSummary['outcome']) ?? null, openedAt: f.openedAt, closedAt: f.closedAt, lastEventAt: f.lastEventAt,
+    state, injuries: f.injuries, lastVitals: f.lastVitals,
   };
 }
+
+const toSummary = (r: postgres.Row): PatientSummary => patientSummary({
+  id: Number(r.id), citizenId: r.citizen_id, name: r.name, openedAt: Number(r.opened_at), lastEventAt: Number(r.last_event_at),
+  closedAt: n(r.closed_at), outcome: r.outcome, injuries: Number(r.injuries), lastVitals: (r.last_vitals as Vitals | null) ?? null,
+}, stateOf(r, 's_'));
 
 export async function summariesOf(db: Conn, guildId: string, fileIds: number[]): Promise<PatientSummary[]> {
   const rows = await run(db, `${summarySelect} where f.guild_id = $1 and f.id = any($2::int8[]) order by f.id`, [guildId, fileIds]);
@@ -205,9 +208,9 @@ export async function summariesOf(db: Conn, guildId: string, fileIds: number[]):
 }
 
 /**
- * A page of files, newest activity first. Open files (no index on their activity, see the
- * migration) are filtered and sorted; closed ones come from their activity index. The cursor is the
- * (activity, id) of the file named by `before`.
+ * A page of files, newest activity first. Open files (no index on their activity, see
+ * sql/0017_medic_hot_path.sql) are filtered and sorted; closed ones come from their activity index.
+ * The cursor is the (activity, id) of the file named by `before`.
  */
 export async function listFiles(db: Db, guildId: string, o: { q: string | null; status: 'open' | 'closed' | 'all'; limit: number; before: number | null }) {
   const like = `replace(replace(replace($2, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
