@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, httpStatusOf } from '../../app/api.ts';
+import { when } from '../../app/i18n.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { draftOf, placeCoords, placeOf, placeText, samePlace, type Place, type PlaceDraft } from './location.ts';
-import { when } from './list.tsx';
 import { loadTimeline, timeline, writeSheet, type Sheet } from './store.ts';
 import { incidentText, priorityText } from './words.ts';
 

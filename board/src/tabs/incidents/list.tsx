@@ -9,9 +9,6 @@ import { placeText } from './location.ts';
 import { closedOrder, listError, listState, loadSheets, openOrder, openSheet, sheet, writeSheet } from './store.ts';
 import { incidentText, priorityText } from './words.ts';
 
-/** Re-exported for timeline.tsx and edit.tsx, which still import it from here. */
-export { when };
-
 /** One sheet in the list; re-renders when this sheet changes or is opened/left, not for others. */
 const SheetRow = memo(({ n }: { n: number }) => {
   const t = incidentText();

@@ -3,6 +3,7 @@ import { api } from '../../app/api.ts';
 import { guild } from '../../app/session.ts';
 import type { Out } from '../../app/types.ts';
 import { onNotice, onSnapshot } from '../../live/board-live.ts';
+import { stableList } from '../../ui/stable-list.ts';
 
 type ApiSheet = Out['incidents']['list']['incidents'][number];
 type ApiEntry = Out['incidents']['get']['entries'][number];
@@ -163,15 +164,6 @@ export function ensureSheets(): void {
   if (listState.peek() === 'idle') void loadSheets();
 }
 
-/** A list of numbers that keeps its identity while equal, so the list does not re-render for a change inside a sheet. */
-function stableList(fn: () => number[]) {
-  let last: readonly number[] = [];
-  return computed(() => {
-    const next = fn();
-    if (next.length === last.length && next.every((n, i) => n === last[i])) return last;
-    return (last = next);
-  });
-}
 const inState = (state: 'open' | 'closed') => numbers.value.map((n) => sheet(n).value).filter((s): s is Sheet => s?.state === state);
 
 /** Open sheets, most urgent first (priority, then newest). */

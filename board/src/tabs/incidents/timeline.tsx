@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../app/api.ts';
+import { when } from '../../app/i18n.ts';
 import { Result, useAction } from '../../ui/action.tsx';
-import { when } from './list.tsx';
 import { putEntry, timeline } from './store.ts';
 import { incidentText } from './words.ts';
 

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { when } from '../../app/i18n.ts';
 import { can } from '../../app/session.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { EcgPanel } from './ecg-strip.tsx';
 import { Images } from './images.tsx';
 import { StateBadge } from './list.tsx';
-import { Injuries, Labs, Timeline, Treatments, when } from './sections.tsx';
+import { Injuries, Labs, Timeline, Treatments } from './sections.tsx';
 import { closeFile, detail, detailError, showFile } from './store.ts';
 import { openInjuries, type Detail } from './types.ts';
 import { VitalsChart } from './vitals-chart.tsx';

@@ -3,9 +3,6 @@ import type { Detail, Injury } from './types.ts';
 import { medicText } from './words.ts';
 import { timelineText } from './timeline-text.ts';
 
-/** Re-exported for file.tsx, which still imports it from here. */
-export { when };
-
 const order: Record<string, number> = { worsened: 0, open: 1, treated: 2, stable: 3, healed: 4 };
 
 /** Injuries: worst first (worsened and open before treated; then severity), healed last and dimmed. */

@@ -2,6 +2,7 @@ import { batch, computed, signal, type Signal } from '@preact/signals';
 import { api, httpStatusOf, messageOf } from '../../app/api.ts';
 import { guild, signedOut } from '../../app/session.ts';
 import { onNotice, onSnapshot } from '../../live/board-live.ts';
+import { stableList } from '../../ui/stable-list.ts';
 import { summaryOf, type CitizenState, type Detail, type Filter, type Summary } from './types.ts';
 
 /**
@@ -35,15 +36,6 @@ export function patientRow(fileId: number): Signal<Summary | undefined> {
 
 const byActivity = (a: Summary, b: Summary) => b.lastEventAt - a.lastEventAt || b.fileId - a.fileId;
 
-/** A list of numbers that keeps its identity while equal, so the list does not re-render for a change inside a row (as incidents' list). */
-function stableList(fn: () => number[]) {
-  let last: readonly number[] = [];
-  return computed(() => {
-    const next = fn();
-    if (next.length === last.length && next.every((n, i) => n === last[i])) return last;
-    return (last = next);
-  });
-}
 
 /** The files listed, latest activity first. */
 export const listOrder = stableList(() => listed.value.map((id) => patientRow(id).value).filter((s): s is Summary => !!s).sort(byActivity).map((s) => s.fileId));
