@@ -8,7 +8,7 @@
  *   on('onResourceStop', (name) => name === GetCurrentResourceName() && medic.stop());
  */
 export { createMedicSync } from './sync.ts';
-export type { LogFn, MedicSync, MedicSyncOptions, MedicSyncStats, SyncState, SyncStatus } from './sync.ts';
+export type { LogFn, MedicSync, MedicSyncOptions, MedicSyncStats, SyncState, SyncStatus } from './sync-api.ts';
 export { createIdMaker, ID_PATTERN } from './ids.ts';
 export { defaultMedicConfig, minigameEnabled, resolveMedicConfig, tierOfJobGrade } from './config.ts';
 export type { AssistLevel, CareTier, DeepPartial, MedicConfig } from './config.ts';

@@ -16,20 +16,19 @@
  *   types are kept even past the bound (status message says so).
  */
 import { request as httpRequest, RequestError, type HttpResponse } from '../game/http.ts';
+import { medicLimits } from '../../server/domains/medic/limits.ts';
 import { errorOf, retryAfterMs } from './answers.ts';
 import { createIdMaker, ID_PATTERN } from './ids.ts';
 import type { LogFn, MedicSync, MedicSyncOptions, MedicSyncStats, SyncState, SyncStatus } from './sync-api.ts';
 import type { MedicEventInput } from './types.ts';
 import { Wal } from './wal.ts';
 
-export type { LogFn, MedicSync, MedicSyncOptions, MedicSyncStats, SyncState, SyncStatus } from './sync-api.ts';
-
 const WAITING = 0, IN_FLIGHT = 1, DONE = 2, DROPPED = 3;
 interface Entry { seq: number; id: string; type: string; json: string; vital: boolean; state: number }
 
 const REWRITE_MIN_BYTES = 8 * 1024 * 1024;
-/** Body limit of POST /medic/events (server: medicLimits.bodyBytes). */
-const ROUTE_BODY_BYTES = 16 * 1024 * 1024;
+/** Body limit of POST /medic/events. */
+const ROUTE_BODY_BYTES = medicLimits.bodyBytes;
 
 export function createMedicSync(opts: MedicSyncOptions): MedicSync {
   const persistDebounceMs = opts.persistDebounceMs ?? 2000;
@@ -267,9 +266,9 @@ export function createMedicSync(opts: MedicSyncOptions): MedicSync {
       schedule(0);
       return;
     }
-    if (res.status === 429) return retryLater(`429 ${error}`, retryAfterMs(res.headers['retry-after']));
-    if (res.status === 404) return retryLater(`404 ${error}: the medic module is switched off for this guild, or the URL is wrong`);
-    retryLater(res.status === 200 ? 'the server answered 200 without one result per event' : `${res.status} ${error}`, retryAfterMs(res.headers['retry-after']));
+    const waitMs = retryAfterMs(res.headers['retry-after']);
+    if (res.status === 404) return retryLater(`404 ${error}: the medic module is switched off for this guild, or the URL is wrong`, waitMs);
+    retryLater(res.status === 200 ? 'the server answered 200 without one result per event' : `${res.status} ${error}`, waitMs);
   }
 
   /** 200: marks each event done; false when the answer does not fit the batch (then retried). */

@@ -154,11 +154,7 @@ export class Wal {
     this.bytesWritten += text.length;
     // All of the open segment is done too: start a fresh one so the old can go (no fsync: nothing in it is needed).
     const cur = this.current();
-    if (cur.maxSeq <= seq && cur.bytes >= IDLE_ROTATE_BYTES) {
-      fs.closeSync(this.fd);
-      this.dirty = false;
-      this.openSegment(cur.n + 1);
-    }
+    if (cur.maxSeq <= seq && cur.bytes >= IDLE_ROTATE_BYTES) this.rotate(false);
     this.compact(seq);
   }
 
@@ -212,8 +208,9 @@ export class Wal {
     return this.segments[this.segments.length - 1];
   }
 
-  private rotate(): void {
-    fs.fsyncSync(this.fd);
+  /** Seals the open segment (fsynced unless nothing in it is still needed) and opens the next. */
+  private rotate(fsync = true): void {
+    if (fsync) fs.fsyncSync(this.fd);
     fs.closeSync(this.fd);
     this.dirty = false;
     this.openSegment(this.current().n + 1);

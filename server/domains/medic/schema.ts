@@ -1,19 +1,15 @@
 import { z } from 'zod';
 import { plain } from '../../core/text.ts';
 import { RankId } from '../ranks/schema.ts';
+import { gameId, medicLimits, vitalRanges, type VitalField } from './limits.ts';
 
-/** Limits of the medic sync (contract of issue 20). */
-export const medicLimits = {
-  batch: 500, imageBytes: 5 * 1024 * 1024, bodyBytes: 16 * 1024 * 1024, ecgSamples: 10_000, substances: 50,
-  rawRetentionMs: 30 * 24 * 3600_000, earliestAt: Date.UTC(2020, 0, 1), aheadMs: 24 * 3600_000,
-} as const;
+export { gameId, medicLimits, vitalRanges, type VitalField } from './limits.ts';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Free text PostgreSQL can store (no NUL, no lone surrogate), at most `max` characters. */
 const str = (max: number, min = 0) => z.string().min(min).max(max)
   .refine((s) => !s.includes('\u0000') && !LONE_SURROGATE.test(s), 'must not contain NUL characters or lone surrogates');
-const ID = /^[A-Za-z0-9._:-]+$/;
-export const GameId = z.string().min(1).max(64).regex(ID, 'may contain only A-Z a-z 0-9 . _ : - (1..64 characters)');
+export const GameId = z.string().min(1).max(gameId.maxLength).regex(gameId.pattern, 'may contain only A-Z a-z 0-9 . _ : - (1..64 characters)');
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 
 export const bodyParts = ['head', 'neck', 'chest', 'abdomen', 'pelvis', 'back', 'left_arm', 'right_arm', 'left_leg', 'right_leg'] as const;
@@ -41,15 +37,22 @@ const envelope = {
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S, description: string) =>
   z.strictObject({ ...envelope, type: z.literal(type), ...shape }).describe(description);
 
-export const vitalFields = ['heartRate', 'systolic', 'diastolic', 'spo2', 'respRate', 'temperature', 'gcs'] as const;
+/** A 1×1 PNG: the documented example (and the fuzz test's requests) needs an image the route takes. */
+const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+
+export const vitalFields = Object.keys(vitalRanges) as VitalField[];
+const vital = (field: VitalField) => {
+  const { min, max, integer } = vitalRanges[field];
+  return (integer ? z.number().int() : z.number()).min(min).max(max).optional();
+};
 const vitalShape = {
-  heartRate: int(0, 300).optional().describe('Beats per minute.'),
-  systolic: int(0, 300).optional().describe('mmHg.'),
-  diastolic: int(0, 200).optional().describe('mmHg.'),
-  spo2: int(0, 100).optional().describe('Oxygen saturation, %.'),
-  respRate: int(0, 80).optional().describe('Breaths per minute.'),
-  temperature: z.number().min(25).max(45).optional().describe('°C.'),
-  gcs: int(3, 15).optional().describe('Glasgow Coma Scale.'),
+  heartRate: vital('heartRate').describe('Beats per minute.'),
+  systolic: vital('systolic').describe('mmHg.'),
+  diastolic: vital('diastolic').describe('mmHg.'),
+  spo2: vital('spo2').describe('Oxygen saturation, %.'),
+  respRate: vital('respRate').describe('Breaths per minute.'),
+  temperature: vital('temperature').describe('°C.'),
+  gcs: vital('gcs').describe('Glasgow Coma Scale.'),
 };
 const atLeastOne = (fields: readonly string[]) => (v: Record<string, unknown>) => fields.some((f) => v[f] !== undefined);
 
@@ -96,7 +99,7 @@ export const eventSchemas = {
   }, 'A blood draw\'s toxicology: the level of each substance.'),
   imaging: event('imaging', {
     modality: z.enum(['xray', 'ct']), bodyPart: BodyPart, finding: str(500).optional(),
-    image: z.string().min(1).describe('Base64 or a data:image/...;base64, URI of a PNG, JPEG or WebP, decoded at most 5 MiB (over: 413 for this event; another type: 415).').meta({ contentEncoding: 'base64' }),
+    image: z.string().min(1).describe('Base64 or a data:image/...;base64, URI of a PNG, JPEG or WebP, decoded at most 5 MiB (over: 413 for this event; another type: 415).').meta({ contentEncoding: 'base64', example: ONE_PIXEL_PNG }),
   }, 'An X-ray or CT result; the image is attached to the patient file.'),
 } as const;
 export type EventType = keyof typeof eventSchemas;

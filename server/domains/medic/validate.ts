@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { eventSchemas, eventTypes, GameId, medicLimits, type EventType, type MedicEvent } from './schema.ts';
+import { gameId, medicLimits, vitalRanges, type VitalField } from './limits.ts';
+import { eventSchemas, eventTypes, GameId, type EventType, type MedicEvent } from './schema.ts';
 
 export type Checked =
   | { ok: true; index: number; event: MedicEvent }
@@ -61,12 +62,7 @@ export function checkEvent(raw: unknown, index: number): Checked {
   return fail(`${where(index, iss.path)} ${iss.message}`);
 }
 
-const ID = /^[A-Za-z0-9._:-]{1,64}$/;
-/** Vital fields and their bounds, as in schema.ts (`vitals`); temperature alone may be fractional. */
-const vitalBounds: Record<string, [number, number, boolean]> = {
-  heartRate: [0, 300, true], systolic: [0, 300, true], diastolic: [0, 200, true], spo2: [0, 100, true],
-  respRate: [0, 80, true], temperature: [25, 45, false], gcs: [3, 15, true],
-};
+const isGameId = (s: unknown) => typeof s === 'string' && s.length <= gameId.maxLength && gameId.pattern.test(s);
 
 /**
  * The bulk of every batch, checked without zod: a vitals event that is valid as it is (the same
@@ -76,17 +72,17 @@ const vitalBounds: Record<string, [number, number, boolean]> = {
 function isPlainVitals(raw: unknown): boolean {
   if (raw === null || typeof raw !== 'object' || Object.getPrototypeOf(raw) !== Object.prototype) return false;
   const e = raw as Record<string, unknown>;
-  if (e.type !== 'vitals' || typeof e.id !== 'string' || !ID.test(e.id) || typeof e.citizenId !== 'string' || !ID.test(e.citizenId)) return false;
+  if (e.type !== 'vitals' || !isGameId(e.id) || !isGameId(e.citizenId)) return false;
   const at = e.at;
   if (typeof at !== 'number' || !Number.isInteger(at) || at < medicLimits.earliestAt || at > Date.now() + medicLimits.aheadMs) return false;
   let fields = 0;
   for (const k in e) {
     if (k === 'type' || k === 'id' || k === 'citizenId' || k === 'at') continue;
-    const b = vitalBounds[k];
+    if (!Object.hasOwn(vitalRanges, k)) return false;
+    const { min, max, integer } = vitalRanges[k as VitalField];
     const x = e[k];
-    if (!b || !Object.hasOwn(vitalBounds, k)) return false;
     if (x === undefined) continue;
-    if (typeof x !== 'number' || !(x >= b[0] && x <= b[1]) || (b[2] && !Number.isInteger(x))) return false;
+    if (typeof x !== 'number' || !(x >= min && x <= max) || (integer && !Number.isInteger(x))) return false;
     fields++;
   }
   return fields > 0;
