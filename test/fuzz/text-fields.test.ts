@@ -30,6 +30,10 @@ function itemRejection(res: { status: number; body: unknown }, slot: { name: str
   const r = m && res.status === 200 ? (res.body as { results?: { status?: string; code?: number; error?: string }[] })?.results?.[Number(m[2])] : undefined;
   return m && r?.status === 'rejected' ? { code: r.code, error: String(r.error), name: `${m[1]}[${m[2]}].${m[3]}` } : null;
 }
+/** Free text that fits: no pattern, choice, format or encoding narrows the field and `value` is short enough, so it must pass. */
+const takesText = (slot: { schema: Record<string, unknown> }, value: string) =>
+  ['pattern', 'enum', 'const', 'format', 'contentEncoding'].every((k) => slot.schema[k] === undefined)
+  && value.length <= Number(slot.schema.maxLength ?? Infinity);
 /** A base64 blob (an image) is not text: 10 000 characters of it are well-formed base64, refused for what they decode to (415). */
 const isBlob = (slot: { schema: { contentEncoding?: unknown } }) => slot.schema.contentEncoding === 'base64';
 
@@ -85,6 +89,8 @@ t.test('every string of every route\'s input: no 5xx, errors are {error}, what t
           const error = String((res.body as { error?: unknown })?.error ?? '');
           if (res.status !== 400 || !error.includes(slot.name)) t.fail(`${what}: expected a 400 naming ${slot.name}, got ${res.status} ${res.text.slice(0, 200)}`);
           else refused++;
+        } else if (valid && item && takesText(slot, value)) {
+          t.fail(`${what}: a valid value, but item ${item.name} was rejected: ${item.code} ${item.error.slice(0, 200)}`);
         } else if (valid && res.status < 400) {
           const mark = value.slice(value.lastIndexOf(' ') + 1);
           for (const s of stringsOf(res.body).filter((s) => s.includes(mark))) {

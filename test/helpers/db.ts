@@ -45,3 +45,25 @@ export async function databaseBefore(t: { teardown(fn: () => unknown): void }, u
   await migrate(sql, upTo);
   return sql;
 }
+
+/**
+ * PostgreSQL stops answering for a test server: `down()` makes its database refuse connections and
+ * ends the open ones; `up()` lets connections in again. Teardown lets them in too, so a failed test
+ * leaves no locked database behind.
+ */
+export function databaseOutage(t: { teardown(fn: () => unknown): void }, server: { databaseUrl: string }): { down(): Promise<void>; up(): Promise<void> } {
+  const name = new URL(server.databaseUrl).pathname.slice(1);
+  const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
+  const up = async () => { await admin.unsafe(`alter database ${name} with allow_connections true`); };
+  t.teardown(async () => {
+    await up();
+    await admin.end({ timeout: 1 });
+  });
+  return {
+    async down() {
+      await admin.unsafe(`alter database ${name} with allow_connections false`);
+      await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+    },
+    up,
+  };
+}

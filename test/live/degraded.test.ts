@@ -4,7 +4,7 @@ import { client, startTestServer } from '../helpers/server.ts';
 import { seedGuild, signIn, unscopedKey } from '../helpers/fixtures.ts';
 import { openBoard, recordedSockets, until, wsWithCookie } from '../helpers/live.ts';
 import { createLiveClient, watchAlarm, type LiveStatus, type WatchFrame } from '../../client-sdk/live.ts';
-import { connect } from '../../server/store/db.ts';
+import { databaseOutage } from '../helpers/db.ts';
 
 // While PostgreSQL does not answer (deps.dbHealth down), every open live.watch and me.alarm.watch
 // gets a `status` frame saying so, and another when it answers again; the boards then go on
@@ -123,13 +123,8 @@ t.test('a real outage: boards hear it from the database monitor; a board that co
   await before.until(() => before.state.stats.snapshots === 1);
 
   // PostgreSQL stops answering for this server: its database refuses connections, and the open ones end.
-  const name = new URL(s2.databaseUrl).pathname.slice(1);
-  const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
-  t.teardown(() => admin.end({ timeout: 1 }));
-  const reopen = () => admin.unsafe(`alter database ${name} allow_connections true`);
-  t.teardown(reopen);
-  await admin.unsafe(`alter database ${name} allow_connections false`);
-  await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+  const outage = databaseOutage(t, s2);
+  await outage.down();
   await until(() => !s2.deps.dbHealth.up, 'the monitor sees the outage', 5000);
   await before.until(() => before.state.degraded);
   t.match(before.statuses, [{ degraded: true, reason: /database does not answer/ }], 'an open board hears it');
@@ -142,7 +137,7 @@ t.test('a real outage: boards hear it from the database monitor; a board that co
   await new Promise((r) => setTimeout(r, 1500)); // it retries, still refused
   t.equal(during.state.stats.snapshots, 0);
 
-  await reopen();
+  await outage.up();
   await until(() => s2.deps.dbHealth.up, 'the monitor sees PostgreSQL answer', 5000);
   await before.until(() => !before.state.degraded);
   t.match(before.statuses.at(-1), { degraded: false, reason: /answers again/ });

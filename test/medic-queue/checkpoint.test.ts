@@ -1,11 +1,8 @@
 import t from 'tap';
 import fsModule from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { createMedicSync } from '../../client-sdk/medic/index.ts';
+import { queueDir, sleep } from './helpers.ts';
 
 // Spec §8 "Medic queue checkpoint: every 2 s": the log is fsynced persistDebounceMs after a write
 // (default 2000), not at each write, and on stop(). Observed at the system call: fs.fsyncSync is
@@ -16,8 +13,7 @@ fsModule.fsyncSync = (fd: number) => { syncs.push(performance.now()); return rea
 syncBuiltinESMExports();
 t.teardown(() => { fsModule.fsyncSync = realFsync; syncBuiltinESMExports(); });
 
-const dir = mkdtempSync(join(tmpdir(), 'dt-checkpoint-'));
-t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+const dir = queueDir(t);
 
 t.test('writes are fsynced 2 s after the first of them (default persistDebounceMs), and at stop', async (t) => {
   // no key: the queue only writes, so nothing but the checkpoint can fsync

@@ -6,17 +6,12 @@
 import t from 'tap';
 import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
 import { request, type HttpResponse, type RequestOptions } from '../../client-sdk/game/http.ts';
-import { connect } from '../../server/store/db.ts';
+import { databaseOutage } from '../helpers/db.ts';
 import { assertFlushed, compareStored, eventStream, medicServer, queueDir, sleep, storedEvents, waitFor } from './helpers.ts';
 
 t.test('the database down for a few seconds: 5xx answers are retried (Retry-After honoured), nothing is lost', { timeout: 90_000 }, async (t) => {
   const { server, key } = await medicServer(t);
-  const admin = connect(process.env.TEST_ADMIN_DATABASE_URL!, 1);
-  const dbName = new URL(server.databaseUrl).pathname.slice(1);
-  t.teardown(async () => {
-    await admin.unsafe(`alter database ${dbName} with allow_connections true`);
-    await admin.end({ timeout: 1 });
-  });
+  const outage = databaseOutage(t, server);
   // The real sender, with a record of when each answer came and what it said.
   const answers: { at: number; status: number; retryAfter?: string }[] = [];
   const recording = async (url: string, o: RequestOptions): Promise<HttpResponse> => {
@@ -37,8 +32,7 @@ t.test('the database down for a few seconds: 5xx answers are retried (Retry-Afte
   for (const e of events.slice(0, 100)) sync.enqueue(e);
   await assertFlushed(t, sync, 10_000, 'the first 100 are delivered');
 
-  await admin.unsafe(`alter database ${dbName} with allow_connections false`);
-  await admin.unsafe(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName}'`);
+  await outage.down();
   const downAt = Date.now();
   for (const e of events.slice(100)) sync.enqueue(e);
   t.ok(await waitFor(() => sync.status().state === 'retrying', 20_000), 'the sync is retrying');
@@ -57,7 +51,7 @@ t.test('the database down for a few seconds: 5xx answers are retried (Retry-Afte
   t.ok(asked.length > 0, `the server sent Retry-After (${asked[0]?.retryAfter} s)`);
   t.same(early, [], 'and no attempt came sooner than it asked');
 
-  await admin.unsafe(`alter database ${dbName} with allow_connections true`);
+  await outage.up();
   await assertFlushed(t, sync, 30_000, 'delivered once the database is back');
   const diff = compareStored(await storedEvents(server.sql, prefix), events);
   t.same(diff, { missing: [], twice: [], unexpected: [], outOfOrder: [] }, 'all 300 stored once, in order per citizen');

@@ -122,7 +122,6 @@ export function envInt(name: string, fallback: number): number {
 /** Asserts that `sync.flush(ms)` empties the queue; on failure the diagnostics carry its status and stats. */
 export async function assertFlushed(t: { ok(v: unknown, ...rest: any[]): unknown }, sync: { flush(ms: number): Promise<boolean>; status(): object; stats(): object }, ms: number, msg: string): Promise<boolean> {
   const done = await sync.flush(ms);
-  if (done) t.ok(done, msg);
-  else t.ok(done, msg, { status: sync.status(), stats: sync.stats() });
+  t.ok(done, msg, done ? {} : { status: sync.status(), stats: sync.stats() });
   return done;
 }

@@ -4,7 +4,8 @@
  * `setApiKey`. Without any key the events are written to disk and nothing is sent.
  */
 import t from 'tap';
-import { createMedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
+import { request } from '../../client-sdk/game/http.ts';
+import { createMedicSync, type MedicSync, type SyncStatus } from '../../client-sdk/medic/index.ts';
 import { createApiKey, deleteApiKey } from '../../server/domains/apikeys/service.ts';
 import { assertFlushed, compareStored, eventStream, GUILD, medicServer, queueDir, sleep, storedEvents, waitFor } from './helpers.ts';
 
@@ -55,6 +56,26 @@ t.test('a scoped key is 403: kept and said so, like a revoked one; setApiKey res
   t.equal(sync.stats().queued, 10, 'all kept');
   sync.setApiKey(key);
   await assertFlushed(t, sync, 5000, 'an unscoped key delivers them at once, not at the next 30 s retry');
+  t.equal((await storedEvents(server.sql, prefix)).length, 10);
+});
+
+t.test('a key set while the refused request is in flight is tried at once, not after the 30 s retry', { timeout: 30_000 }, async (t) => {
+  const { server, key } = await medicServer(t);
+  const scoped = await createApiKey(server.sql, GUILD, 'scoped', ['calls:call.report']);
+  let refusals = 0;
+  const sync: MedicSync = createMedicSync({
+    baseUrl: server.url, apiKey: scoped.key, dir: queueDir(t), log: () => {},
+    request: async (url, opts) => {
+      const res = await request(url, opts);
+      if ((res.status === 401 || res.status === 403) && refusals++ === 0) sync.setApiKey(key); // still in flight here
+      return res;
+    },
+  });
+  t.teardown(() => sync.stop());
+  const { prefix, events } = eventStream('f', 10);
+  for (const e of events) sync.enqueue(e);
+  await assertFlushed(t, sync, 5000, 'the new key is used as soon as the 403 comes back');
+  t.equal(refusals, 1, 'one refused request');
   t.equal((await storedEvents(server.sql, prefix)).length, 10);
 });
 

@@ -4,8 +4,7 @@ import { assertError, scopedKey, seedGuild, specScopes, unscopedKey } from '../h
 import { call } from '../helpers/server.ts';
 import { medicRouter } from '../../server/domains/medic/router.ts';
 import type { Meta } from '../../server/trpc/meta.ts';
-import { drawn } from '../uploads/images.ts';
-import { nextId, vital } from './events.ts';
+import { nextId, vital, xray } from './events.ts';
 import { medicWorld } from './world.ts';
 
 // Who reaches the medic routes: every procedure of the medic router is tried (a new route cannot
@@ -17,7 +16,7 @@ const { server, key, post, api, fileOf } = await medicWorld(t, G);
 await seedGuild(server.sql, B);
 const keyB = await unscopedKey(server.sql, B);
 
-await post([vital('SAME', { heartRate: 61 }), { id: nextId('i'), type: 'imaging', citizenId: 'SAME', at: Date.now(), modality: 'xray', bodyPart: 'neck', image: drawn('png', 8, 8).toString('base64') }]);
+await post([vital('SAME', { heartRate: 61 }), { id: nextId('i'), type: 'imaging', citizenId: 'SAME', at: Date.now(), modality: 'xray', bodyPart: 'neck', image: xray() }]);
 const fileA = await fileOf('SAME');
 
 /** Every medic procedure as a REST request that would succeed for the game's key. */

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { assertError } from '../helpers/fixtures.ts';
-import { nextId } from './events.ts';
+import { nextId, vital } from './events.ts';
 import { medicWorld } from './world.ts';
 
 // Every event type at its bounds: the lowest and highest value accepted, one past each rejected
@@ -55,8 +55,7 @@ t.test('each bound: the lowest and highest value are applied, one past is reject
     const event = (value: unknown) => ({ id: nextId(type), type, citizenId: `B-${++citizen}`, at: now, ...fields, [field]: value });
     for (const [what, value, ok] of [['lowest', low, true], ['highest', high, true], ['one below', below, false], ['one above', above, false]] as const) {
       if (value === undefined) continue;
-      const sample = { id: nextId('v'), type: 'vitals', citizenId: 'B-sample', at: now, heartRate: 70 };
-      const res = await post([event(value), sample]);
+      const res = await post([event(value), vital('B-sample', { heartRate: 70 }, now)]);
       t.equal(res.status, 200, `${type}.${field} ${what}`);
       t.equal(res.body.results[1].status, 'applied', `${type}.${field} ${what}: the other event is applied`);
       const r = res.body.results[0];
@@ -71,7 +70,7 @@ t.test('each bound: the lowest and highest value are applied, one past is reject
 });
 
 t.test('the envelope: id, citizenId, at, type, unknown fields, required fields', async (t) => {
-  const v = (over: object) => ({ id: nextId('v'), type: 'vitals', citizenId: 'ENV', at: now, heartRate: 60, ...over });
+  const v = (over: object) => vital('ENV', { heartRate: 60, ...over }, now);
   const cases: [string, object, RegExp][] = [
     ['id too long', v({ id: s(65) }), /^events\[0\]\.id /],
     ['id with a space', v({ id: 'a b' }), /^events\[0\]\.id may contain only/],

@@ -1,25 +1,23 @@
 import t from 'tap';
 import { sweepVitals } from '../../server/domains/medic/sweep.ts';
-import { nextId } from './events.ts';
+import { vital } from './events.ts';
 import { medicWorld } from './world.ts';
 
 // Vital-sign volume: reads return at most maxPoints (bucket means), and the hourly sweep replaces
 // raw samples older than 30 days by one mean per file and minute, exactly once, leaving newer ones.
 const G = 'g-medic-vitals';
-const { server, post, api } = await medicWorld(t, G);
+const { server, post, api, fileIdOf } = await medicWorld(t, G);
 const DAY = 24 * 3600_000;
-const sample = (citizenId: string, at: number, heartRate: number, extra: object = {}) => ({ id: nextId('s'), type: 'vitals', citizenId, at, heartRate, ...extra });
 async function send(events: object[]) {
   for (let i = 0; i < events.length; i += 500) {
     const res = await post(events.slice(i, i + 500));
     if (res.body.applied !== Math.min(500, events.length - i)) throw new Error(`not applied: ${JSON.stringify(res.body).slice(0, 300)}`);
   }
 }
-const fileIdOf = async (citizenId: string) => Number((await server.sql`select id from medic_files where guild_id = ${G} and citizen_id = ${citizenId}`)[0].id);
 
 t.test('a read returns the samples as stored up to maxPoints, else bucket means', async (t) => {
   const t0 = Date.now() - 3600_000;
-  await send(Array.from({ length: 1200 }, (_, i) => sample('V-1', t0 + i * 1000, 60 + (i % 2) * 10, { temperature: 36 + (i % 2) })));
+  await send(Array.from({ length: 1200 }, (_, i) => vital('V-1', { heartRate: 60 + (i % 2) * 10, temperature: 36 + (i % 2) }, t0 + i * 1000)));
   const id = await fileIdOf('V-1');
   const all = await api('GET', `/medic/patients/${id}/vitals?maxPoints=2000`);
   t.match(all.body, { count: 1200, downsampled: false });
@@ -42,9 +40,9 @@ t.test('the sweep: raw samples older than 30 days become one mean per minute; ne
   const old = Math.floor((now - 40 * DAY) / 60_000) * 60_000; // a minute boundary 40 days ago
   const fresh = Math.floor((now - 3600_000) / 60_000) * 60_000; // a minute boundary an hour ago
   // 3 minutes of old samples every 5 s (12 per minute), two minutes of fresh ones; another file, all fresh
-  const oldEvents = Array.from({ length: 36 }, (_, i) => sample('SW-1', old + i * 5000, 60 + (i % 12), { spo2: 90 + (i % 2) * 2 }));
-  const freshEvents = Array.from({ length: 24 }, (_, i) => sample('SW-1', fresh + i * 5000, 100));
-  await send([...oldEvents, ...freshEvents, ...Array.from({ length: 5 }, (_, i) => sample('SW-2', fresh + i, 70))]);
+  const oldEvents = Array.from({ length: 36 }, (_, i) => vital('SW-1', { heartRate: 60 + (i % 12), spo2: 90 + (i % 2) * 2 }, old + i * 5000));
+  const freshEvents = Array.from({ length: 24 }, (_, i) => vital('SW-1', { heartRate: 100 }, fresh + i * 5000));
+  await send([...oldEvents, ...freshEvents, ...Array.from({ length: 5 }, (_, i) => vital('SW-2', { heartRate: 70 }, fresh + i))]);
   const id = await fileIdOf('SW-1');
   const other = await fileIdOf('SW-2');
   const rows = async (fileId: number) => server.sql`select at, heart_rate, spo2, downsampled, samples, event_id from medic_vitals where guild_id = ${G} and file_id = ${fileId} order by at`;
@@ -83,7 +81,7 @@ t.test('the sweep works through a long file an hour of game time per statement, 
   const now = Date.now();
   const start = Math.floor((now - 35 * DAY) / 60_000) * 60_000;
   // 6 hours, one sample a minute at the half minute
-  await send(Array.from({ length: 360 }, (_, i) => sample('SW-3', start + i * 60_000 + 30_000, 80)));
+  await send(Array.from({ length: 360 }, (_, i) => vital('SW-3', { heartRate: 80 }, start + i * 60_000 + 30_000)));
   const id = await fileIdOf('SW-3');
   const done = await sweepVitals(server.sql, { now });
   const [c] = await server.sql`select count(*)::int as n, bool_and(downsampled) as all_ds, sum(samples)::int as s from medic_vitals where guild_id = ${G} and file_id = ${id}`;
