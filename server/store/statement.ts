@@ -19,7 +19,9 @@ export type StatementParam = string | number | boolean | null | readonly unknown
  * PostgreSQL needs to run it. Every other query stays a tagged query.
  */
 export function statement<P extends readonly StatementParam[]>(text: string): (db: Db, ...params: P) => Promise<postgres.Row[]> {
-  return (db, ...params) => onWarm(db, (conn) => conn.unsafe(text, params as unknown as postgres.ParameterOrJSON<never>[], { prepare: true }));
+  // Sent now, not when first awaited: a statement made before another query goes out before it
+  // (inGuildTx makes its outbox statement, then COMMIT, on one connection).
+  return (db, ...params) => onWarm(db, (conn) => conn.unsafe(text, params as unknown as postgres.ParameterOrJSON<never>[], { prepare: true }).execute());
 }
 
 /** A `text[]` literal of identifiers (topic names): checked, so it can be spliced into statement text. */

@@ -71,7 +71,7 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
       outbox.catch(() => {}); // awaited below; COMMIT of a failed transaction rolls back
       const done = await commit;
       open = false;
-      await committedOrThrow(done, [...deferred, outbox]); // on one connection the earliest failure rejects first
+      await committedOrThrow(done, [...deferred, outbox]); // the earliest failure is the reason
       committed = await outbox;
     } else {
       const done = await conn`commit`;
@@ -94,7 +94,7 @@ export async function inGuildTx<T>(sql: Sql, bus: Bus, guildId: string, fn: (tx:
  * error. The first failed statement sent before COMMIT is the reason; a ROLLBACK without one still fails.
  */
 async function committedOrThrow(commit: { command: string }, sent: Promise<unknown>[]): Promise<void> {
-  await Promise.all(sent);
+  for (const statement of sent) await statement; // in order (Promise.all would report the first settled of its own jobs)
   if (commit.command === 'ROLLBACK') throw new Error('the transaction was rolled back: one of its statements failed');
 }
 

@@ -141,7 +141,7 @@ t.test('a deferred write that fails rolls the transaction back and is what the c
     }), { message: /duplicate key/ }, `${withOps ? 'with' : 'without'} an event: the write's own error, not "transaction is aborted"`);
     t.equal((await sql`select count(*)::int as n from deferred_probe where id = ${withOps ? 1 : 2}`)[0].n, 0, 'nothing of it committed');
     const [after] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
-    t.equal(after.seq, before.seq, 'no event written');
+    t.equal(after.seq, before.seq, 'no event written: the outbox statement runs inside the transaction, before COMMIT');
     t.equal(published.length, 0, 'nothing published');
   }
 });
