@@ -1,7 +1,6 @@
 import t from 'tap';
 import { migrate } from '../../server/store/migrate.ts';
 import { createMemoryBus } from '../../server/hub/bus.ts';
-import { createLog } from '../../server/core/log.ts';
 import { insertGuild } from '../../server/domains/guilds/store.ts';
 import { ingest } from '../../server/domains/medic/ingest.ts';
 import { listFiles } from '../../server/domains/medic/store.ts';
@@ -53,7 +52,7 @@ t.test('0017 fills closed_activity, open_injuries and last_vitals of the files a
 t.test('after 0017 the ingest and the list work on the upgraded files', async (t) => {
   const bus = createMemoryBus();
   t.teardown(() => bus.close());
-  const res = await ingest({ sql, bus, log: createLog('silent') }, G, [
+  const res = await ingest({ sql, bus }, G, [
     { id: nextId('c'), type: 'injury_changed', citizenId: 'O-1', at: t0 + 7000, injuryId: 'i1', state: 'healed' },
     { id: nextId('v'), type: 'vitals', citizenId: 'O-1', at: t0 + 6500, heartRate: 95 },
     { id: nextId('v'), type: 'vitals', citizenId: 'C-1', at: t0 + 8000, heartRate: 60 },

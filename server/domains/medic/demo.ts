@@ -1,5 +1,4 @@
 import { createCanvas } from '@napi-rs/canvas';
-import { createLog } from '../../core/log.ts';
 import { createMemoryBus } from '../../hub/bus.ts';
 import type { Sql } from '../../store/db.ts';
 import { ingest } from './ingest.ts';
@@ -84,7 +83,7 @@ function demoPatientEvents(now = Date.now()) {
 export async function seedDemoPatient(sql: Sql, guildId: string): Promise<number> {
   const bus = createMemoryBus();
   try {
-    const res = await ingest({ sql, bus, log: createLog('warn') }, guildId, demoPatientEvents());
+    const res = await ingest({ sql, bus }, guildId, demoPatientEvents());
     if (res.rejected) throw new Error(`demo patient: ${res.results.find((r) => r.status === 'rejected')?.error}`);
     return res.applied;
   } finally {

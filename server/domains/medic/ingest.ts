@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
-import { inGuildTx } from '../../store/tx.ts';
+import { inGuildTx, type Tx } from '../../store/tx.ts';
 import { checkImage } from '../uploads/image.ts';
 import { closingTypes, medicLimits, type EventResult, type MedicEvent } from './schema.ts';
 import * as store from './store.ts';
@@ -50,7 +50,7 @@ function dataOf(e: MedicEvent): Record<string, unknown> {
  * changes nothing. Everything applied commits in one transaction under the guild's ingest lock,
  * with one multi-row insert per table and one `medic` upsert per touched file.
  */
-export async function ingest(deps: Pick<Deps, 'sql' | 'bus' | 'log'>, guildId: string, raw: unknown[]) {
+export async function ingest(deps: Pick<Deps, 'sql' | 'bus'>, guildId: string, raw: unknown[]) {
   const checked = raw.map(checkEvent);
   const images = new Map<number, CheckedImage>(); // checked before the transaction: decoding is slow
   for (const c of checked) {
@@ -66,8 +66,7 @@ export async function ingest(deps: Pick<Deps, 'sql' | 'bus' | 'log'>, guildId: s
   const valid = checked.filter((c): c is Extract<Checked, { ok: true }> => c.ok);
   if (valid.length) {
     await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
-      const failed = (err: unknown) => deps.log.error('medic ingest write failed; the transaction is rolled back', { guildId, error: String(err) });
-      for (const s of await apply(tx.sql, guildId, valid, images, results, failed)) tx.emit('medic', { op: 'upsert', key: String(s.fileId), value: s });
+      for (const s of await apply(tx, valid, images, results)) tx.emit('medic', { op: 'upsert', key: String(s.fileId), value: s });
     });
   }
   let applied = 0, duplicates = 0;
@@ -76,19 +75,19 @@ export async function ingest(deps: Pick<Deps, 'sql' | 'bus' | 'log'>, guildId: s
 }
 
 type Valid = Extract<Checked, { ok: true }>;
-type Conn = Parameters<typeof store.ingestReads>[0];
 
 /**
  * The batch inside its transaction in two round trips (syscalls are what a batch costs most here,
  * so each round trip is one write to the socket): the lock and one statement of reads (stored
  * ids, open files with their injury count and newest sample, states, injuries); the batch walked
- * in order in memory; then one statement writing files, events, samples and injuries, not awaited
- * here: it travels with the outbox statement and COMMIT (inGuildTx), and a failed write fails
- * those, so nothing commits. A batch that opens files first draws their ids and writes them (a
+ * in order in memory; then one statement writing files, events, samples and injuries, deferred
+ * (`tx.defer`): it travels with the outbox statement and COMMIT, and if it fails nothing commits
+ * and the caller gets its error. A batch that opens files first draws their ids and writes them (a
  * third round trip, once per new patient). Returns the touched files' summaries as they will be
  * committed (built from the reads and the batch).
  */
-async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<number, CheckedImage>, results: EventResult[], failed: (err: unknown) => void) {
+async function apply(tx: Tx, valid: Valid[], images: Map<number, CheckedImage>, results: EventResult[]) {
+  const { sql: db, guildId } = tx;
   const citizens = [...new Set(valid.map((c) => c.event.citizenId))];
   const named = valid.flatMap(({ event: e }) => (e.type === 'injury_changed' || e.type === 'injury_added' ? [{ citizenId: e.citizenId, injuryId: e.injuryId }] : []));
   // the lock travels with the reads (one write to the socket) and is taken before their snapshot; its failure fails them too
@@ -191,7 +190,6 @@ async function apply(db: Conn, guildId: string, valid: Valid[], images: Map<numb
   if (existing.length || events.length || vitalFiles.length || changed.size) { // a batch of duplicates writes nothing
     writes.push(store.writeBatch(db, guildId, { files: existing, events, vitals: v, injuries: [...changed].map(([r, f]) => ({ ...r, fileId: f.id })) }));
   }
-  for (const w of writes) w.catch(failed);
-  if (!files.size) await Promise.all(writes); // no topic op: inGuildTx sends a bare COMMIT, which must not follow a failed write
+  for (const w of writes) tx.defer(w);
   return [...files.values()].map((f) => store.patientSummary(f, states.get(f.citizenId) ?? null));
 }
