@@ -37,12 +37,15 @@ t.test('a burst spills over to the pool; the trickle after it runs on the one wa
 });
 
 t.test('transactions take the warm connection when it is free, and leave it free', async (t) => {
+  let inside: { query: string } | undefined;
   await inGuildTx(sql, createMemoryBus(), G, async (tx) => {
     tx.emit('units', { op: 'test' });
     await tx.sql`select 'inside the warm transaction'`;
+    [inside] = await warmBackend();
   });
+  t.match(inside?.query, /inside the warm transaction/, 'the transaction ran on the warm backend');
   const [warm] = await warmBackend();
-  t.match(warm.query, /insert into events/, 'the transaction wrote its event on the warm backend');
+  t.match(warm.query, /^commit$/i, 'and ended there with COMMIT, after its event');
   const { opened } = await openShift(sql, G, { badge: '01' }, null);
   t.ok(opened, 'the next write found the warm connection free');
   t.match((await warmBackend())[0].query, /insert into shifts/);
