@@ -37,7 +37,7 @@ t.test('a burst spills over to the pool; the trickle after it runs on the one wa
 });
 
 t.test('transactions take the warm connection when it is free, and leave it free', async (t) => {
-  let inside: { query: string } | undefined;
+  let inside: { query?: string } | undefined;
   await inGuildTx(sql, createMemoryBus(), G, async (tx) => {
     tx.emit('units', { op: 'test' });
     await tx.sql`select 'inside the warm transaction'`;
