@@ -3,7 +3,7 @@ import { AppError } from '../core/errors.ts';
 import { createApiKey, deleteApiKey, listApiKeys } from '../domains/apikeys/service.ts';
 import { CreateUnscopedKey } from '../domains/apikeys/schema.ts';
 import { apikeySub } from './commands.ts';
-import { mayManage, type BotContext } from './interactions.ts';
+import { isGuildAdmin, mayManage, type BotContext } from './interactions.ts';
 import type { Texts } from './texts.ts';
 
 /** Custom ids of the key dialogs; a delete confirmation carries the key id. */
@@ -13,11 +13,15 @@ const ephemeral = MessageFlags.Ephemeral;
 /** Discord shows at most 25 autocomplete choices. */
 const MAX_CHOICES = 25;
 
-/** `/apikey erstellen|liste|löschen`: unscoped keys of this guild, for its admins only. */
+/**
+ * `/apikey erstellen|liste|löschen`: the guild's keys. Listing and deleting for its admins and
+ * `settings.manage`; creating (an unscoped key, which acts as the guild's admin) for guild admins only.
+ */
 export async function handleKeyCommand(ctx: BotContext, i: ChatInputCommandInteraction<'cached' | 'raw'>, t: Texts) {
   if (!(await mayManage(ctx.deps, i))) return void await i.reply({ content: t.notAdmin, flags: ephemeral });
   const sub = i.options.getSubcommand();
   if (sub === apikeySub.create) {
+    if (!(await isGuildAdmin(ctx.deps, i))) return void await i.reply({ content: t.keyCreateNotAdmin, flags: ephemeral });
     return void await i.showModal({
       custom_id: keyIds.createModal, title: t.keyModalTitle,
       components: [{ type: 1, components: [{ type: 4, custom_id: keyIds.nameField, label: t.keyModalName, style: 1, min_length: 1, max_length: 64, required: true }] }],
@@ -47,9 +51,10 @@ export async function handleKeyCommand(ctx: BotContext, i: ChatInputCommandInter
   }
 }
 
-/** The create modal's answer: the key is shown once, only to the admin who asked. */
+/** The create modal's answer: the key is shown once, only to the admin who asked (checked again: a modal may be old). */
 export async function handleKeyModal(ctx: BotContext, i: ModalSubmitInteraction<'cached' | 'raw'>, t: Texts) {
   if (!(await mayManage(ctx.deps, i))) return void await i.reply({ content: t.notAdmin, flags: ephemeral });
+  if (!(await isGuildAdmin(ctx.deps, i))) return void await i.reply({ content: t.keyCreateNotAdmin, flags: ephemeral });
   const parsed = CreateUnscopedKey.safeParse({ name: i.fields.getTextInputValue(keyIds.nameField) });
   if (!parsed.success) return void await i.reply({ content: t.keyBadName(parsed.error.issues[0].message), flags: ephemeral });
   const created = await createApiKey(ctx.deps.sql, i.guildId, parsed.data.name, null);

@@ -64,6 +64,15 @@ export async function mayManage(deps: Deps, i: Interaction<'cached' | 'raw'>): P
   return !!m && (m.isAdmin || m.capabilities.includes('settings.manage'));
 }
 
+/**
+ * Guild admins only: Discord's "Manage Server", or the admin flag in our personnel. What an
+ * unscoped key needs, since it acts as the guild's admin (`settings.manage` is not enough).
+ */
+export async function isGuildAdmin(deps: Deps, i: Interaction<'cached' | 'raw'>): Promise<boolean> {
+  if (i.memberPermissions?.has(PermissionFlagsBits.ManageGuild)) return true;
+  return (await membership(deps.sql, i.guildId, i.user.id))?.isAdmin === true;
+}
+
 async function clock(ctx: BotContext, i: ButtonInteraction<'cached' | 'raw'>, t: Texts, clockingIn: boolean) {
   const { deps } = ctx;
   const modules = await deps.guilds.modules(i.guildId);

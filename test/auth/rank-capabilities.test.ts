@@ -58,25 +58,30 @@ t.test('badge routes with a session need timeclock.manage (or admin)', async (t)
   t.equal((await api('POST', '/admin/clock-out', { session: as.boss, body: { badge: 5 } })).status, 200, 'admin clocks out');
 });
 
-t.test('/admin/apikeys with a session needs settings.manage (or admin)', async (t) => {
+t.test('/admin/apikeys with a session needs settings.manage (or admin), and a scope needs what its routes need', async (t) => {
   for (const user of ['crew', 'disp', 'guest', 'norank']) {
     assertError(t, await api('GET', '/admin/apikeys', { session: as[user] }), 403, `${user} list`);
     assertError(t, await api('POST', '/admin/apikeys', { session: as[user], body: { name: 'x', scopes: ['calls:read'] } }), 403, `${user} create`);
   }
-  const created = await api('POST', '/admin/apikeys', { session: as.setter, body: { name: 'by setter', scopes: ['employees:read'] } });
+  // Issue 27: a key does no more than its maker. Sam holds settings.manage only, so employees:read
+  // (personal.sheet.view, timeclock.manage) is refused, capabilities:read (the self-check) is not.
+  assertError(t, await api('POST', '/admin/apikeys', { session: as.setter, body: { name: 'by setter', scopes: ['employees:read'] } }), 403,
+    'a scope beyond the maker', /employees:read needs the capability personal\.sheet\.view and timeclock\.manage/);
+  const created = await api('POST', '/admin/apikeys', { session: as.setter, body: { name: 'by setter', scopes: ['capabilities:read'] } });
   t.equal(created.status, 200, 'settings.manage creates');
   t.match(created.body.key, /^stmp_sc_/);
-  t.equal((await api('GET', '/admin/on-duty', { key: created.body.key })).status, 200, 'the new key works');
+  const works = () => api('GET', '/integrations/ingame/self-check', { key: created.body.key });
+  t.equal((await works()).status, 200, 'the new key works');
   for (const user of ['crew', 'disp']) {
     assertError(t, await api('DELETE', `/admin/apikeys/${created.body.id}`, { session: as[user] }), 403, `${user} delete`);
   }
-  t.equal((await api('GET', '/admin/on-duty', { key: created.body.key })).status, 200, 'the key survived');
+  t.equal((await works()).status, 200, 'the key survived');
   const list = await api('GET', '/admin/apikeys', { session: as.boss });
   t.equal(list.status, 200, 'admin lists');
   t.same(list.body.keys.map((k: any) => k.name).sort(), ['by setter', 'tool']);
   t.notOk(list.body.keys.some((k: any) => 'key' in k), 'no secrets in the list');
   t.equal((await api('DELETE', `/admin/apikeys/${created.body.id}`, { session: as.setter })).status, 200, 'settings.manage deletes');
-  assertError(t, await api('GET', '/admin/on-duty', { key: created.body.key }), 401, 'revoked');
+  assertError(t, await works(), 401, 'revoked');
 });
 
 t.test('PATCH /admin/modules with a session needs settings.manage (or admin)', async (t) => {

@@ -93,11 +93,21 @@ t.test('members without the right get a clear refusal everywhere and see nothing
   t.match((await w.discord.slash(GUILD, stranger.id, 'apikey', { subcommand: 'liste', locale: 'en-US' })).data.content, /Only admins/);
 });
 
-t.test('a rank with settings.manage may manage keys without Discord\'s "Manage Server"', async (t) => {
+t.test('a rank with settings.manage may list keys without Discord\'s "Manage Server", but not create a full-access one', async (t) => {
   await w.server.sql`insert into ranks (guild_id, id, name, position, capabilities) values (${GUILD}, 'lead', 'Wachleitung', 5, '{settings.manage}')`;
   await w.server.sql`update people set rank_id = 'lead' where guild_id = ${GUILD} and user_id = ${ben.userId}`;
   const answer = await w.discord.slash(GUILD, ben.userId, 'apikey', { subcommand: 'liste' });
   t.ok(answer.data.embeds?.length, 'the list');
+  // Issue 27: an unscoped key acts as the guild's admin, so settings.manage is not enough to make one.
+  const create = await w.discord.slash(GUILD, ben.userId, 'apikey', { subcommand: 'erstellen' });
+  t.equal(create.type, 4, 'a message, not the modal');
+  t.match(create.data.content, /Vollzugriff dürfen nur Admins/);
+  t.equal(create.data.flags & 64, 64, 'ephemeral');
+  const forged = await w.discord.modalSubmit(GUILD, ben.userId, 'dt:apikey:create', { name: 'selbst ernannt' });
+  t.match(forged.data.content, /Vollzugriff dürfen nur Admins/, 'a submitted modal is checked again');
+  t.notMatch(forged.data.content, keyPattern, 'no key in the answer');
+  const { keys } = (await w.api('GET', '/admin/apikeys', { key: w.key })).body;
+  t.notOk(keys.some((k: { name: string }) => k.name === 'selbst ernannt'), 'no key was made');
   await w.server.sql`update people set rank_id = 'crew' where guild_id = ${GUILD} and user_id = ${ben.userId}`;
 });
 

@@ -28,14 +28,16 @@ t.test('GET /admin/ranks: highest first, capabilities, holders', async (t) => {
   const res = await api('GET', '/admin/ranks', { key });
   t.equal(res.status, 200);
   t.same(res.body.ranks.map((r: any) => r.id), ['keeper', 'dispatch', 'crew', 'none']);
-  t.same(res.body.ranks[2], { id: 'crew', name: 'Crew', position: 1, capabilities: ['timeclock.own.use'], holders: 2 });
-  t.same(res.body.ranks[3], { id: 'none', name: 'Guest', position: 0, capabilities: [], holders: 0 });
+  const game = { gameAssignable: null, assignableFromGame: true }; // default rule: no management capability
+  t.same(res.body.ranks[2], { id: 'crew', name: 'Crew', position: 1, capabilities: ['timeclock.own.use'], ...game, holders: 2 });
+  t.same(res.body.ranks[3], { id: 'none', name: 'Guest', position: 0, capabilities: [], ...game, holders: 0 });
+  t.match(res.body.ranks[0], { id: 'keeper', gameAssignable: null, assignableFromGame: false }, 'ranks.manage is a management capability');
 });
 
 t.test('POST /admin/ranks: given id, derived id, capabilities in canonical order, audit', async (t) => {
   const res = await api('POST', '/admin/ranks', { key, body: { id: 'lead', name: 'Leitung', position: 10, capabilities: ['ranks.manage', 'settings.manage'] } });
   t.equal(res.status, 200);
-  t.same(res.body, { id: 'lead', name: 'Leitung', position: 10, capabilities: ['settings.manage', 'ranks.manage'], holders: 0 });
+  t.same(res.body, { id: 'lead', name: 'Leitung', position: 10, capabilities: ['settings.manage', 'ranks.manage'], gameAssignable: null, assignableFromGame: false, holders: 0 });
   const derived = await api('POST', '/admin/ranks', { session: as.boss, body: { name: 'Notfallsanitäter (NFS)', position: 3, capabilities: [] } });
   t.equal(derived.body.id, 'notfallsanitaeter-nfs');
   const collide = await api('POST', '/admin/ranks', { key, body: { name: 'Notfallsanitäter NFS!', position: 3, capabilities: [] } });
@@ -88,7 +90,7 @@ t.test('POST /admin/ranks: validation boundaries', async (t) => {
 
 t.test('PATCH /admin/ranks/{id}: rename, reorder, capabilities; 409 and 404', async (t) => {
   const res = await api('PATCH', '/admin/ranks/none', { key, body: { name: 'Gast', position: 1 } });
-  t.same(res.body, { id: 'none', name: 'Gast', position: 1, capabilities: [], holders: 0 });
+  t.same(res.body, { id: 'none', name: 'Gast', position: 1, capabilities: [], gameAssignable: null, assignableFromGame: true, holders: 0 });
   t.equal((await api('PATCH', '/admin/ranks/none', { key, body: { name: 'GAST' } })).body.name, 'GAST', 'own name in another case');
   assertError(t, await api('PATCH', '/admin/ranks/none', { key, body: { name: 'crew' } }), 409, 'name of another rank', /crew/);
   assertError(t, await api('PATCH', '/admin/ranks/ghost', { key, body: { position: 1 } }), 404, 'unknown rank', /ghost/);
@@ -147,6 +149,29 @@ t.test('a session without admin rights grants and takes away only capabilities i
   t.equal((await api('PATCH', `/admin/ranks/${own.body.id}`, { session: as.kee, body: { name: 'Junior 2' } })).status, 200);
   t.equal((await api('DELETE', `/admin/ranks/${own.body.id}`, { session: as.kee })).status, 200);
   t.equal((await api('PATCH', '/admin/ranks/dispatch', { session: as.boss, body: { name: 'Disponent' } })).body.name, 'Disponent', 'an admin may');
+});
+
+t.test('gameAssignable: set, reset and validated; only guild admins let the game assign a management rank', async (t) => {
+  const patch = (id: string, body: object, who: { key?: string; session?: { cookie: string; guildId: string } } = { key }) => api('PATCH', `/admin/ranks/${id}`, { ...who, body });
+  const junior = await api('POST', '/admin/ranks', { session: as.kee, body: { name: 'Anwärter', position: 1, capabilities: ['timeclock.own.use'], gameAssignable: false } });
+  t.match(junior.body, { gameAssignable: false, assignableFromGame: false }, 'a rank manager may keep a rank from the game');
+  t.match((await patch(junior.body.id, { gameAssignable: true }, { session: as.kee })).body, { gameAssignable: true, assignableFromGame: true }, 'and allow a plain one');
+  t.match((await patch(junior.body.id, { gameAssignable: null }, { session: as.kee })).body, { gameAssignable: null, assignableFromGame: true }, 'null: back to the default');
+  t.equal((await patch(junior.body.id, { gameAssignable: true }, { session: as.kee })).status, 200);
+  assertError(t, await patch(junior.body.id, { capabilities: ['timeclock.own.use', 'ranks.manage'] }, { session: as.kee }), 403,
+    'giving a game-assignable rank a management capability', /only guild admins may let the game assign rank Anwärter.*ranks\.manage/);
+  assertError(t, await patch('keeper', { gameAssignable: true }, { session: as.kee }), 403, 'marking a management rank', /only guild admins/);
+  assertError(t, await api('POST', '/admin/ranks', { session: as.kee, body: { name: 'Verwalter', position: 2, capabilities: ['ranks.manage'], gameAssignable: true } }), 403,
+    'creating one so marked', /only guild admins/);
+  const ranks = (await api('GET', '/admin/ranks', { key })).body.ranks;
+  t.match(ranks.find((r: any) => r.id === 'keeper'), { gameAssignable: null, assignableFromGame: false }, 'nothing changed');
+  t.notOk(ranks.some((r: any) => r.name === 'Verwalter'), 'nothing created');
+  t.match((await patch('keeper', { gameAssignable: true }, { session: as.boss })).body, { gameAssignable: true, assignableFromGame: true }, 'a guild admin may');
+  t.equal((await patch('keeper', { name: 'Keeper' }, { session: as.kee })).status, 200, 'a rename by the rank manager keeps the admin\'s decision');
+  t.match((await patch('keeper', { gameAssignable: false }, { session: as.kee })).body, { assignableFromGame: false }, 'and may withdraw it');
+  for (const bad of ['yes', 1, []]) assertError(t, await patch('keeper', { gameAssignable: bad }), 400, `gameAssignable ${JSON.stringify(bad)}`, /gameAssignable/);
+  await patch('keeper', { gameAssignable: null });
+  await api('DELETE', `/admin/ranks/${junior.body.id}`, { key });
 });
 
 t.test('DELETE /admin/ranks/{id}: 409 while held, then deleted', async (t) => {

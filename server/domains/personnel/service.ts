@@ -2,6 +2,8 @@ import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Tx } from '../../store/tx.ts';
 import { loadDispatchers, loadStandby, loadUnits } from '../../hub/state/loaders.ts';
+import { checkGameRankChange } from '../ranks/game.ts';
+import { rankById as gameRankById } from '../ranks/store.ts';
 import { beyondCaller, type Caller } from './caller.ts';
 import * as store from './store.ts';
 
@@ -141,7 +143,11 @@ export async function updatePerson(
       if ((rank?.id ?? null) !== before.rankId) changes.rankId = rank?.id ?? null;
     }
     const previous = changes.rankId !== undefined && before.rankId ? await store.rankById(tx.sql, guildId, before.rankId) : null;
-    if (changes.rankId !== undefined) {
+    if (changes.rankId !== undefined && caller.scopedKey) {
+      // The game's key holds no capability: the guild's per-rank rule decides, for both ranks.
+      const ofGame = (id: string | null | undefined) => (id ? gameRankById(tx.sql, guildId, id) : null);
+      checkGameRankChange(before.nickname, await ofGame(before.rankId), await ofGame(rank?.id));
+    } else if (changes.rankId !== undefined) {
       checkGrant(caller, previous?.capabilities ?? [], `rank ${previous?.name}`);
       checkGrant(caller, rank?.capabilities ?? [], `rank ${rank?.name}`);
     }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capabilities } from '../../auth/capabilities.ts';
+import { capabilities, managementCapabilities } from '../../auth/capabilities.ts';
 import { trimmed } from '../../core/text.ts';
 
 export const RankId = z.string({ error: 'id must be a string' })
@@ -17,6 +17,11 @@ const Capabilities = z.array(Capability, { error: 'capabilities must be an array
   .refine((list) => new Set(list).size === list.length, 'capabilities must not repeat')
   .describe(`Rank capabilities: ${capabilities.join(', ')}.`);
 
+const GameAssignable = z.boolean({ error: 'gameAssignable must be true, false or null' }).nullable()
+  .describe('Whether the game may assign and take away this rank (PUT /integrations/ingame/ranks): true, false, or null for the default '
+    + `(true unless the rank carries a management capability: ${managementCapabilities.join(', ')}). `
+    + 'Only guild admins may set true on a rank with management capabilities.');
+
 export const RankIdParam = z.strictObject({ id: RankId });
 
 export const CreateRank = z.strictObject({
@@ -24,14 +29,16 @@ export const CreateRank = z.strictObject({
   name: RankName,
   position: Position,
   capabilities: Capabilities,
+  gameAssignable: GameAssignable.optional(),
 });
 
-const changeable = ['name', 'position', 'capabilities'] as const;
+const changeable = ['name', 'position', 'capabilities', 'gameAssignable'] as const;
 export const UpdateRank = z.strictObject({
   id: RankId,
   name: RankName.optional(),
   position: Position.optional(),
   capabilities: Capabilities.optional(),
+  gameAssignable: GameAssignable.optional(),
 }).refine((r) => changeable.some((k) => r[k] !== undefined), `give at least one of ${changeable.join(', ')}`);
 
 export const Rank = z.object({
@@ -39,6 +46,8 @@ export const Rank = z.object({
   name: z.string(),
   position: z.number().int(),
   capabilities: z.array(z.string()),
+  gameAssignable: z.boolean().nullable().describe('As set: true, false, or null for the default rule.'),
+  assignableFromGame: z.boolean().describe('Whether the game may assign and take away this rank now (gameAssignable, or the default rule when null).'),
   holders: z.number().int().describe('People who hold the rank.'),
 });
 export const RankList = z.object({ ranks: z.array(Rank).describe('Highest position first.') });

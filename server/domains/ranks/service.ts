@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { inGuildTx } from '../../store/tx.ts';
 import { beyondCaller, type Caller } from '../personnel/caller.ts';
 import { lockEventStream } from '../personnel/store.ts';
+import { assignableFromGame, checkGameFlag } from './game.ts';
 import * as store from './store.ts';
 
 const noRank = (id: string) => new AppError('NOT_FOUND', `no rank ${id} in this guild`);
@@ -17,7 +18,10 @@ const order = (c: string) => {
 };
 
 function rankOut(r: store.RankRow) {
-  return { id: r.id, name: r.name, position: r.position, capabilities: canonical(r.capabilities), holders: r.holders };
+  return {
+    id: r.id, name: r.name, position: r.position, capabilities: canonical(r.capabilities),
+    gameAssignable: r.gameAssignable, assignableFromGame: assignableFromGame(r), holders: r.holders,
+  };
 }
 
 function checkGrant(caller: Caller, caps: readonly string[], what: string) {
@@ -36,8 +40,12 @@ export async function listRanks(deps: Deps, guildId: string) {
   return { ranks: (await store.ranks(deps.sql, guildId)).map(rankOut) };
 }
 
-export async function createRank(deps: Deps, guildId: string, input: { id?: string; name: string; position: number; capabilities: string[] }, caller: Caller) {
+export interface NewRank { id?: string; name: string; position: number; capabilities: string[]; gameAssignable?: boolean | null }
+
+export async function createRank(deps: Deps, guildId: string, input: NewRank, caller: Caller) {
   checkGrant(caller, input.capabilities, `rank ${input.name}`);
+  const gameAssignable = input.gameAssignable ?? null;
+  checkGameFlag(caller, null, { name: input.name, capabilities: input.capabilities, gameAssignable });
   return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
     if (await store.rankNameTaken(tx.sql, guildId, input.name, null)) throw nameTaken(input.name);
     let id = input.id;
@@ -48,7 +56,7 @@ export async function createRank(deps: Deps, guildId: string, input: { id?: stri
     } else if (await store.rankIdTaken(tx.sql, guildId, id)) {
       throw new AppError('CONFLICT', `a rank with id ${id} already exists in this guild`);
     }
-    const rank = { id, name: input.name, position: input.position, capabilities: canonical(input.capabilities) };
+    const rank = { id, name: input.name, position: input.position, capabilities: canonical(input.capabilities), gameAssignable };
     if (!(await store.insertRank(tx.sql, guildId, rank))) {
       // Lost a race with a concurrent create: say which of the two was taken.
       if (await store.rankNameTaken(tx.sql, guildId, input.name, null)) throw nameTaken(input.name);
@@ -60,13 +68,17 @@ export async function createRank(deps: Deps, guildId: string, input: { id?: stri
   });
 }
 
-export async function updateRank(deps: Deps, guildId: string, id: string, input: { name?: string; position?: number; capabilities?: string[] }, caller: Caller) {
+export async function updateRank(deps: Deps, guildId: string, id: string, input: store.RankChanges, caller: Caller) {
   const outcome = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
     const before = await store.lockRank(tx.sql, guildId, id);
     if (!before) throw noRank(id);
     checkGrant(caller, before.capabilities, `rank ${before.name}`);
     if (input.capabilities) checkGrant(caller, input.capabilities, `the new capability list`);
-    const changes: { name?: string; position?: number; capabilities?: string[] } = {};
+    checkGameFlag(caller, before, {
+      name: input.name ?? before.name, capabilities: input.capabilities ?? before.capabilities,
+      gameAssignable: input.gameAssignable !== undefined ? input.gameAssignable : before.gameAssignable,
+    });
+    const changes: store.RankChanges = {};
     if (input.name !== undefined && input.name !== before.name) {
       if (await store.rankNameTaken(tx.sql, guildId, input.name, id)) throw nameTaken(input.name);
       changes.name = input.name;
@@ -76,6 +88,7 @@ export async function updateRank(deps: Deps, guildId: string, id: string, input:
       const caps = canonical(input.capabilities);
       if (caps.join() !== canonical(before.capabilities).join()) changes.capabilities = caps;
     }
+    if (input.gameAssignable !== undefined && input.gameAssignable !== before.gameAssignable) changes.gameAssignable = input.gameAssignable;
     if (Object.keys(changes).length === 0) return { rank: rankOut(before), capabilitiesChanged: false };
     await store.updateRank(tx.sql, guildId, id, changes);
     if (changes.name !== undefined) {

@@ -1,8 +1,9 @@
 import type { Db } from '../../store/db.ts';
 
-export interface RankRow { id: string; name: string; position: number; capabilities: string[]; holders: number }
+/** `gameAssignable` null: the default rule of ranks/game.ts. */
+export interface RankRow { id: string; name: string; position: number; capabilities: string[]; gameAssignable: boolean | null; holders: number }
 
-const rankColumns = (db: Db) => db`r.id, r.name, r.position, r.capabilities,
+const rankColumns = (db: Db) => db`r.id, r.name, r.position, r.capabilities, r.game_assignable,
   (select count(*) from people p where p.guild_id = r.guild_id and p.rank_id = r.id)::int as holders`;
 
 /** Highest position first. */
@@ -36,18 +37,23 @@ export async function rankNameTaken(db: Db, guildId: string, name: string, excep
  * Adds a rank; false when its id or (case-insensitive) name is taken. A concurrent insert of the
  * same name raises unique violation `ranks_name_ci`.
  */
-export async function insertRank(db: Db, guildId: string, r: { id: string; name: string; position: number; capabilities: string[] }): Promise<boolean> {
-  const rows = await db`insert into ranks (guild_id, id, name, position, capabilities)
-    values (${guildId}, ${r.id}, ${r.name}, ${r.position}, ${r.capabilities})
+export async function insertRank(
+  db: Db, guildId: string, r: { id: string; name: string; position: number; capabilities: string[]; gameAssignable?: boolean | null },
+): Promise<boolean> {
+  const rows = await db`insert into ranks (guild_id, id, name, position, capabilities, game_assignable)
+    values (${guildId}, ${r.id}, ${r.name}, ${r.position}, ${r.capabilities}, ${r.gameAssignable ?? null})
     on conflict do nothing returning id`;
   return rows.length > 0;
 }
 
-export async function updateRank(db: Db, guildId: string, id: string, c: { name?: string; position?: number; capabilities?: string[] }): Promise<void> {
+export interface RankChanges { name?: string; position?: number; capabilities?: string[]; gameAssignable?: boolean | null }
+
+export async function updateRank(db: Db, guildId: string, id: string, c: RankChanges): Promise<void> {
   await db`update ranks set
       name = case when ${c.name !== undefined} then ${c.name ?? null}::text else name end,
       position = case when ${c.position !== undefined} then ${c.position ?? null}::int else position end,
-      capabilities = case when ${c.capabilities !== undefined} then ${c.capabilities ?? []}::text[] else capabilities end
+      capabilities = case when ${c.capabilities !== undefined} then ${c.capabilities ?? []}::text[] else capabilities end,
+      game_assignable = case when ${c.gameAssignable !== undefined} then ${c.gameAssignable ?? null}::boolean else game_assignable end
     where guild_id = ${guildId} and id = ${id}`;
 }
 
@@ -70,5 +76,5 @@ export async function onDutyHolders(db: Db, guildId: string, rankId: string): Pr
 }
 
 function toRank(r: Record<string, any>): RankRow {
-  return { id: r.id, name: r.name, position: r.position, capabilities: r.capabilities, holders: r.holders };
+  return { id: r.id, name: r.name, position: r.position, capabilities: r.capabilities, gameAssignable: r.game_assignable ?? null, holders: r.holders };
 }
