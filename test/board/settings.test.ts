@@ -80,6 +80,41 @@ t.test('a scoped key is shown once and works for its scope only; an unscoped one
   t.equal((await asKey(full, 'GET', '/access')).status, 200, 'the other key still works');
 });
 
+t.test('a member with settings.manage but no admin rights is offered only keys that do no more than they may (issue 27)', async (t) => {
+  const rank = await b.rest('POST', '/admin/ranks', { id: 'einstellungen', name: 'Einstellungen', position: 3, capabilities: ['settings.manage', 'timeclock.own.use'] });
+  t.equal(rank.status, 200);
+  const person = await b.rest('POST', '/personnel', { userId: '200000000000000009', nickname: 'Sven Settings', badge: 9, rank: 'einstellungen' });
+  t.equal(person.status, 200);
+  const page = await b.openFor(t, '200000000000000009', { tab: 'settings' });
+  const form = page.locator('#key-form');
+  await form.waitFor();
+  t.ok(await page.locator('#key-unscoped').isDisabled(), 'full access cannot be chosen');
+  t.match(await page.locator('#key-unscoped-hint').innerText(), /Nur Admins der Wache können ihn erstellen/, 'and the form says why');
+  t.match(await page.locator('#key-own-rights').innerText(), /nur Rechte vergeben, die dein Rang selbst hat/);
+  const scope = (s: string) => page.locator(`input[data-scope="${s}"]`);
+  const why = (s: string) => page.locator('label.check', { has: scope(s) }).locator('.why-not');
+  t.ok(await scope('calls:read').isDisabled(), 'calls:read needs dispatch.view, which the rank lacks');
+  t.match(await why('calls:read').innerText(), /Dazu müsstest du selbst Leitstelle und Meldungen sehen dürfen/, 'said in words');
+  t.ok(await scope('sessions:ingame.tablet_login').isDisabled(), 'the tablet login is for admins');
+  t.match(await why('sessions:ingame.tablet_login').innerText(), /Nur für Admins/);
+  t.notOk(await scope('capabilities:read').isDisabled(), 'the self-check may be given');
+  t.equal(await why('capabilities:read').count(), 0, 'with no reason shown');
+  const text = await form.innerText();
+  for (const c of ['settings.manage', 'dispatch.view', 'dispatch.manage', 'timeclock.manage', 'personal.sheet.view', 'personal.sheet.edit', 'medic.files.view', 'medic.files.manage']) {
+    t.notOk(text.includes(c), `no raw capability name (${c}) in the form`);
+  }
+  await page.click('#scopes-preset');
+  const checked = await page.locator('#key-scopes input[type="checkbox"]:checked').evaluateAll((els) => els.map((e) => e.getAttribute('data-scope')));
+  t.same(checked, ['capabilities:read'], 'the preset picks only scopes that may be given');
+  await screenshot(page, 'settings-keys-not-admin');
+  await page.fill('#key-name', 'Selbsttest');
+  await page.click('#key-create');
+  await page.locator('#key-result').getByText('Schlüssel „Selbsttest“ erstellt.').waitFor();
+  const key = await page.locator('#created-key').inputValue();
+  t.match(key, /^stmp_sc_/, 'a scoped key it may give is made');
+  t.equal((await asKey(key, 'GET', '/integrations/ingame/self-check')).status, 200);
+});
+
 t.test('a switched-off module leaves every open board live and its routes answer 404; switched on, it comes back', async (t) => {
   const dispatcher = await b.open(demo.dispatcher, { tab: 'clock' });
   await dispatcher.locator('#tab-clock').waitFor();
