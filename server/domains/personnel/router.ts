@@ -1,3 +1,4 @@
+import { managementCapabilities } from '../../auth/capabilities.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import { requireSession } from '../../trpc/session.ts';
 import { callerOf } from './caller.ts';
@@ -111,7 +112,10 @@ export const personnelRouter = router({
   setGameRank: guildProcedure
     .meta({
       rest: { method: 'PUT', path: '/integrations/ingame/ranks' }, tag: 'Medic und InGame',
-      summary: 'Set a person\'s rank from the game, by badge; rank by id or name, null for none. Writes a promotion/demotion history entry; the same rank again changes nothing.',
+      summary: 'Set a person\'s rank from the game, by badge; rank by id or name, null for none. Writes a promotion/demotion history entry; the same rank again changes nothing. '
+        + 'A scoped key holds no capability of its own: it may give and take away only ranks assignable from the game (a rank\'s gameAssignable, by default every rank without '
+        + `${managementCapabilities.join(', ')}); anything else, the person's current rank included, is 403 naming the rank. `
+        + 'A session without admin rights may move a person only between ranks whose capabilities it holds itself.',
       access: 'admin', capability: 'personal.sheet.edit', scopes: ['ranks:personal.ranks_set'], module: 'personnel',
       audit: 'personal.ranks_set', topics: ['onDuty', 'access'],
       errors: { 404: 'No person has the badge, or no such rank.' },

@@ -4,12 +4,13 @@ import * as s from './schema.ts';
 import { createRank, deleteRank, listRanks, updateRank } from './service.ts';
 
 const tag = 'Administration';
-const grantRule = 'A session without admin rights may only create, change or delete ranks whose capabilities it holds itself.';
+const grantRule = 'A session without admin rights may only create, change or delete ranks whose capabilities it holds itself, '
+  + 'and only guild admins may let the game assign a rank with management capabilities (gameAssignable true).';
 
 export const ranksRouter = router({
   list: guildProcedure
     .meta({
-      rest: { method: 'GET', path: '/admin/ranks' }, tag, summary: 'The guild\'s ranks with their capabilities and number of holders.',
+      rest: { method: 'GET', path: '/admin/ranks' }, tag, summary: 'The guild\'s ranks with their capabilities, whether the game may assign them, and number of holders.',
       access: 'admin', capability: 'ranks.manage',
     })
     .output(s.RankList)
@@ -28,7 +29,7 @@ export const ranksRouter = router({
   update: guildProcedure
     .meta({
       rest: { method: 'PATCH', path: '/admin/ranks/{id}' }, tag,
-      summary: `Rename, reorder or change the capabilities of a rank; holders get the new capabilities on their next request. ${grantRule}`,
+      summary: `Rename, reorder, change the capabilities of a rank or whether the game may assign it; holders get the new capabilities on their next request. ${grantRule}`,
       access: 'admin', capability: 'ranks.manage', audit: 'ranks.update', topics: ['access', 'onDuty'],
       errors: { 400: 'Invalid body, or an unknown capability (the message lists the known ones).', 404: 'No such rank in the guild.', 409: 'The name (any case) is taken.' },
     })
