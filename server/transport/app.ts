@@ -8,6 +8,7 @@ import { mountRest } from './rest.ts';
 import { restRoutes, type RestRoute } from './routes.ts';
 import { mountBoardAssets, mountRootRedirect } from './static.ts';
 import { mountTrpcHttp } from './trpc-http.ts';
+import { checkFramingFirst } from './framing.ts';
 import { mountWebSocket, type WebSocketEndpoint } from './ws.ts';
 import { createFanout } from '../hub/fanout.ts';
 
@@ -20,7 +21,8 @@ export function assertNativeUws(): void {
 
 export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}): { app: uWS.TemplatedApp; routes: RestRoute[]; ws: WebSocketEndpoint } {
   assertNativeUws();
-  const app = uWS.App();
+  // Every route mounted below, any method and the WebSocket upgrade, checks the request's framing first.
+  const app = checkFramingFirst(uWS.App());
   const routes = restRoutes(appRouter);
   deps.fanout = createFanout(app);
   const ws = mountWebSocket(app, deps);

@@ -48,10 +48,17 @@ export const jsonHeaders = { 'content-type': 'application/json; charset=utf-8' }
 export class Reply {
   aborted = false;
   private held = false;
+  private goneListeners: (() => void)[] = [];
   constructor(readonly res: uWS.HttpResponse, readonly head = false) {
     res.onAborted(() => {
       this.aborted = true;
+      for (const listener of this.goneListeners.splice(0)) listener();
     });
+  }
+
+  /** Calls `listener` if the connection closes before the answer is written (a body reader stops waiting then). */
+  whenGone(listener: () => void): void {
+    this.goneListeners.push(listener);
   }
 
   /** The request is read: read nothing more from the connection until this answer is written. */
@@ -111,7 +118,9 @@ function afterRead(): Promise<void> {
 /**
  * Reads the body, counting bytes as they arrive and giving up at `limit` (413) without buffering
  * more. uWS neuters each chunk after the callback, so chunks are copied. Holds the connection once
- * the body is complete (see Reply).
+ * the body is complete (see Reply). Settles whatever happens: when the connection closes before
+ * the body is complete (the client left, uWS refused a malformed chunk) it rejects, so the handler
+ * waiting for it ends instead of waiting forever.
  */
 export function readBody(reply: Reply, headers: Record<string, string>, limit: number): Promise<Buffer> {
   const declared = headers['content-length'];
@@ -122,6 +131,11 @@ export function readBody(reply: Reply, headers: Record<string, string>, limit: n
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    reply.whenGone(() => {
+      if (done) return;
+      done = true;
+      reject(new AppError('BAD_REQUEST', 'the connection closed before the body was complete'));
+    });
     reply.res.onData((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;

@@ -21,7 +21,8 @@ const isMultipart = (ct: string | undefined) => ct !== undefined && /^multipart\
  * - at most the file's own bytes are kept (busboy holds a part header, never the body);
  * - 415 for a body that is not multipart/form-data; 400 for a missing or wrong boundary, a truncated
  *   body, a missing or empty file, a second file, or any other field (a strict form: a field the
- *   server does not read is a client mistake, as an unknown JSON key is).
+ *   server does not read is a client mistake, as an unknown JSON key is);
+ * - the read fails when the connection closes before the body is complete (nothing waits forever).
  * Must be called before the handler's first await (uWS delivers the body to onData only then).
  */
 export function readMultipartFile(reply: Reply, headers: Record<string, string>, rule: MultipartRule): MultipartRead {
@@ -44,6 +45,7 @@ export function readMultipartFile(reply: Reply, headers: Record<string, string>,
   const tooLarge = () => new AppError('PAYLOAD_TOO_LARGE', `the file is larger than ${rule.maxBytes} bytes (${rule.maxBytes / 1048576} MiB)`);
   const read: MultipartRead = { file, stop: (reason) => fail(reason as AppError) };
   file.catch(() => {}); // a read stopped early is awaited by nobody
+  reply.whenGone(() => fail(new AppError('BAD_REQUEST', 'the connection closed before the body was complete')));
 
   const contentType = headers['content-type'];
   if (!isMultipart(contentType)) {
