@@ -5,31 +5,13 @@ import {
   parseConnectionParamsFromUnknown, transformTRPCResponse,
 } from '@trpc/server/unstable-core-do-not-import';
 import type { Deps } from '../deps.ts';
-import type { Credentials, Principal } from '../auth/principal.ts';
 import { appRouter } from '../trpc/app-router.ts';
-import { createContext, type Context } from '../trpc/context.ts';
+import type { Context } from '../trpc/context.ts';
 import { invokeProcedure, procedureAt } from '../trpc/invoke.ts';
 import { isCrossSite } from './http.ts';
-import { validCredentials } from '../auth/store.ts';
 import { idOf, parseClientMessage } from './ws-messages.ts';
-
-interface SocketData {
-  cookie?: string;
-  /** The URL asked for a connectionParams frame first (`?connectionParams=1`). */
-  wantsParams: boolean;
-  open: boolean;
-  ctx: Promise<Context> | null;
-  /** What `ctx` was made from, to make it again (a session whose rights changed; a database that did not answer). */
-  credentials?: Credentials;
-  principalKey?: string;
-  /** The guild of a session principal (whose rights can change while the socket is open). */
-  sessionGuild?: string;
-  /** `ctx` may be out of date (the member's rights changed, the database did not answer): make it again before the next call. */
-  stale?: boolean;
-  subs: Map<string, AbortController>;
-  window: { start: number; count: number };
-}
-type Socket = uWS.WebSocket<SocketData>;
+import { CredentialRevoked, createSocketCredentials } from './ws-credentials.ts';
+import { closeWith, type Socket, type SocketData } from './ws-socket.ts';
 
 const config = appRouter._def._config;
 const RECONNECT = JSON.stringify({ id: null, method: 'reconnect' });
@@ -46,122 +28,25 @@ const subscriptionLimits = { perSocket: 16, perCredential: 64 };
  */
 const HARD_FRAME_LIMIT = 1024 * 1024;
 
-/** Close codes: 1008 policy (limits), 1009 frame too big, 4401 credential revoked, 1012 restart. */
-function closeWith(ws: Socket, code: number, reason: string) {
-  const d = ws.getUserData();
-  if (!d.open) return;
-  d.open = false;
-  ws.end(code, reason);
-}
-
 /**
  * tRPC v11's WebSocket protocol on uWS (the stock `wsLink` works unchanged): queries, mutations and
  * subscriptions on one socket, batches, `subscription.stop`, text PING/PONG, connectionParams,
  * `reconnect` on shutdown. Live subscriptions attach to the hub's serialize-once fan-out; other
- * subscriptions run like the stock adapter. Limits (frame size, message rate, sockets per
- * credential, backpressure) close the socket with a reason; subscriptions over their limits and
- * client mistakes are answered with a 4xx error (logged at debug) on an open socket; the server
- * keeps running.
+ * subscriptions run like the stock adapter. Every call checks the socket's credential again
+ * (ws-credentials.ts). Limits (frame size, message rate, sockets per credential, backpressure)
+ * close the socket with a reason; subscriptions over their limits and client mistakes are answered
+ * with a 4xx error (logged at debug) on an open socket; the server keeps running.
  */
 export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
   const { limits } = deps.config;
   const sockets = new Set<Socket>();
-  const byPrincipal = new Map<string, Set<Socket>>();
   /** Open subscriptions per credential (principal key), across its sockets on this node. */
   const subsByPrincipal = new Map<string, number>();
-
-  deps.bus.onInvalidate((inv) => {
-    if (inv.kind === 'guild') return refreshRights(inv.id);
-    const key = inv.kind === 'apiKey' ? `k:${inv.id}` : `s:${inv.id}`;
-    for (const ws of byPrincipal.get(key) ?? []) closeWith(ws, 4401, 'credential revoked');
-  });
-  deps.bus.onResync(() => refreshRights(null));
-
-  /**
-   * A member's rank, capabilities or admin flag may have changed (guild `null`: any guild): the
-   * next call on each of its sockets authenticates again and runs with the rights as they are then.
-   * Open live subscriptions are re-checked by the live domain itself (domains/live/rights.ts).
-   */
-  function refreshRights(guildId: string | null) {
-    for (const ws of sockets) {
-      const d = ws.getUserData();
-      if (d.sessionGuild && (guildId === null || d.sessionGuild === guildId)) d.stale = true;
-    }
-  }
-
-  /** The socket's context, authenticated again first when it is stale (rights changed, or the database did not answer). */
-  function currentContext(ws: Socket): Promise<Context> | null {
-    const d = ws.getUserData();
-    if (d.stale && d.credentials && d.ctx) {
-      d.stale = false;
-      const before = d.ctx;
-      d.ctx = authenticate(ws, d.credentials).catch((err) => {
-        deps.log.warn('socket rights refresh failed; keeping the previous ones', { error: String(err) });
-        return before;
-      });
-    }
-    return d.ctx;
-  }
+  const credentials = createSocketCredentials(deps, () => {});
 
   // The boards' degraded signal: every live subscription hears when PostgreSQL stops or starts answering.
   deps.fanout?.setDatabaseUp(deps.dbHealth.up);
   const offHealth = deps.dbHealth.onChange((up) => deps.fanout?.setDatabaseUp(up));
-
-  // Long-lived sockets re-check their credential: an expired session or a key deleted while the bus
-  // was down closes the socket within a minute; open boards keep their session alive.
-  const revalidate = setInterval(() => {
-    const keys = [...byPrincipal.keys()];
-    if (!keys.length) return;
-    const hashes = (prefix: string) => keys.filter((k) => k.startsWith(prefix)).map((k) => k.slice(2));
-    validCredentials(deps.sql, hashes('k:'), hashes('s:')).then((valid) => {
-      for (const key of keys) if (!valid.has(key)) for (const ws of byPrincipal.get(key) ?? []) closeWith(ws, 4401, 'credential expired or revoked');
-    }).catch((err) => deps.log.warn('socket credential check failed', { error: String(err) }));
-  }, limits.wsRevalidateMs);
-  revalidate.unref();
-
-  function principalKey(p: Principal) {
-    return p.kind === 'key' ? `k:${p.keyHash}` : `s:${p.sessionHash}`;
-  }
-
-  function connect(ws: Socket, params: Record<string, string | undefined> | null): Promise<Context> {
-    return authenticate(ws, { cookie: ws.getUserData().cookie, authorization: params?.authorization, guildHeader: params?.guildId });
-  }
-
-  /**
-   * The socket's context for these credentials. The first principal it proves is the socket's for
-   * good (counted against the sockets per credential). A session's credentials are kept to
-   * authenticate again when its rights change; any credentials are kept, and tried again at the
-   * next call, when the database did not answer (a socket opened during an outage must not stay
-   * refused after it).
-   */
-  async function authenticate(ws: Socket, credentials: Credentials): Promise<Context> {
-    const d = ws.getUserData();
-    // Origin was checked at the upgrade; frames are JSON
-    const ctx = await createContext(deps, credentials, { crossSite: false, jsonBody: true });
-    const p = ctx.auth.principal;
-    if (!p) {
-      if (ctx.auth.failure?.code === 'SERVICE_UNAVAILABLE') {
-        d.credentials = credentials;
-        d.stale = true;
-      }
-      return ctx;
-    }
-    if (p.kind === 'session') {
-      d.sessionGuild = p.guildId;
-      d.credentials = credentials;
-    }
-    if (d.open && !d.principalKey) {
-      const key = principalKey(p);
-      const set = byPrincipal.get(key) ?? new Set();
-      if (set.size >= limits.wsSocketsPerPrincipal) closeWith(ws, 1008, `too many sockets for this credential (max ${limits.wsSocketsPerPrincipal})`);
-      else {
-        set.add(ws);
-        byPrincipal.set(key, set);
-        d.principalKey = key;
-      }
-    }
-    return ctx;
-  }
 
   function send(ws: Socket, msg: unknown) {
     const d = ws.getUserData();
@@ -214,7 +99,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     let ctx: Context | undefined;
     let counted: string | undefined;
     try {
-      const connCtx = await (currentContext(ws) ?? Promise.reject(new TRPCError({ code: 'UNAUTHORIZED', message: 'connectionParams expected first' })));
+      const connCtx = await credentials.callContext(ws);
       ctx = connCtx;
       if (!d.open || abort.signal.aborted) return;
       if (type === 'subscription' && d.principalKey) {
@@ -250,6 +135,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       send(ws, { id, result: { type: 'stopped' } });
     } catch (err) {
       sendError(ws, id, err, type, path, ctx);
+      if (err instanceof CredentialRevoked) credentials.revoked(ws);
     } finally {
       if (type === 'subscription' && d.subs.get(idKey) === abort) d.subs.delete(idKey);
       if (counted) {
@@ -280,7 +166,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
         return;
       }
       res.upgrade<SocketData>(
-        { cookie, wantsParams: query.get('connectionParams') === '1', open: true, ctx: null, subs: new Map(), window: { start: Date.now(), count: 0 } },
+        { cookie, wantsParams: query.get('connectionParams') === '1', open: true, subs: new Map(), window: { start: Date.now(), count: 0 } },
         key, protocol, extensions, context,
       );
     },
@@ -288,7 +174,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     open(ws) {
       sockets.add(ws);
       const d = ws.getUserData();
-      if (!d.wantsParams) d.ctx = connect(ws, null);
+      if (!d.wantsParams) credentials.connect(ws, { cookie: d.cookie });
     },
 
     message(ws, data) {
@@ -309,12 +195,12 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       } catch {
         return sendError(ws, null, new TRPCError({ code: 'PARSE_ERROR', message: 'frame is not valid JSON' }), 'unknown');
       }
-      if (d.wantsParams && !d.ctx) {
+      if (d.wantsParams && !d.credentials) {
         const frame = parsed as { method?: unknown; data?: unknown };
         if (frame?.method !== 'connectionParams') return closeWith(ws, 1008, 'expected a connectionParams frame first');
         try {
           const params = parseConnectionParamsFromUnknown(frame.data);
-          d.ctx = connect(ws, params);
+          credentials.connect(ws, { cookie: d.cookie, authorization: params?.authorization, guildHeader: params?.guildId });
         } catch (err) {
           sendError(ws, null, err, 'unknown');
           closeWith(ws, 1008, 'invalid connectionParams');
@@ -337,11 +223,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       d.open = false;
       sockets.delete(ws);
       for (const ac of d.subs.values()) ac.abort();
-      if (d.principalKey) {
-        const set = byPrincipal.get(d.principalKey);
-        set?.delete(ws);
-        if (set?.size === 0) byPrincipal.delete(d.principalKey);
-      }
+      credentials.closed(ws);
     },
   });
 
@@ -355,11 +237,11 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       for (const ws of sockets) subscriptions += ws.getUserData().subs.size;
       let counted = 0;
       for (const n of subsByPrincipal.values()) counted += n;
-      return { sockets: sockets.size, subscriptions, credentials: byPrincipal.size, subscriptionsByCredential: counted };
+      return { sockets: sockets.size, subscriptions, credentials: credentials.count, subscriptionsByCredential: counted };
     },
     /** Tells every client to reconnect (tRPC's `reconnect` notice), then closes the sockets. */
     shutdown() {
-      clearInterval(revalidate);
+      credentials.stop();
       offHealth();
       for (const ws of [...sockets]) {
         const d = ws.getUserData();
