@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -20,6 +21,10 @@ const Env = z.object({
   DEMO: z.enum(['0', '1']).default('1'),
   WS_REVALIDATE_MS: z.coerce.number().int().min(100).default(60_000),
   WS_MAX_BACKPRESSURE: z.coerce.number().int().min(4096).default(1024 * 1024),
+  WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  WS_PENDING_MAX: z.coerce.number().int().min(1).default(256),
+  WS_PENDING_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
+  TRUSTED_PROXIES: z.string().refine((s) => s.split(',').every((a) => isIP(a.trim())), 'must be IP addresses separated by commas').optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -47,6 +52,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     discord: discordConfig(c),
     logLevel: c.LOG_LEVEL,
     demo: c.DEMO === '1',
+    /** Reverse proxies whose X-Forwarded-For names the client (for the per-address cap of unauthenticated sockets). */
+    trustedProxies: c.TRUSTED_PROXIES?.split(',').map((a) => a.trim()) ?? [],
     limits: {
       jsonBodyBytes: 1024 * 1024,
       trpcBatch: 10,
@@ -56,6 +63,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       wsMessagesPer10s: 200,
       wsSocketsPerPrincipal: 20,
       wsRevalidateMs: c.WS_REVALIDATE_MS,
+      /** Sockets that have not proved a principal: closed 4408 after this; at most so many in total and per client address. */
+      wsAuthTimeoutMs: c.WS_AUTH_TIMEOUT_MS,
+      wsPendingMax: c.WS_PENDING_MAX,
+      wsPendingPerAddress: c.WS_PENDING_PER_ADDRESS,
     },
   };
 }

@@ -25,7 +25,8 @@ if (mode !== 'hub' && mode !== 'stock') throw new Error(`usage: fanout-server.ts
 const guildId = process.env.BENCH_GUILD;
 if (!guildId) throw new Error('BENCH_GUILD is not set');
 
-const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.BENCH_DATABASE_URL, LOG_LEVEL: 'warn', DEMO: '0' });
+// One load generator on loopback opens boards 200 at a time: more unauthenticated sockets from one address than a server allows by default.
+const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.BENCH_DATABASE_URL, LOG_LEVEL: 'warn', DEMO: '0', WS_PENDING_MAX: '100000', WS_PENDING_PER_ADDRESS: '100000' });
 const server = await startServer({ config });
 const hub = await server.deps.hub.guild(guildId);
 

@@ -8,6 +8,20 @@ export type ClientMessage =
   | { id: string | number; method: 'query' | 'mutation' | 'subscription'; params: { path: string; input: unknown; lastEventId?: string } };
 
 const parseError = (message: string) => new TRPCError({ code: 'PARSE_ERROR', message });
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * A frame's text, decoded at once (uWS frees `data` when the handler returns); null when the bytes
+ * are not UTF-8. Text frames uWS checks itself (it drops the connection, 1006); binary frames reach
+ * us as they are, and a replacement character must never stand in for what the client sent.
+ */
+export function frameText(data: ArrayBuffer): string | null {
+  try {
+    return strictUtf8.decode(data);
+  } catch {
+    return null;
+  }
+}
 
 /** The message's id when it is a usable one (so an error can name it), else null. */
 export function idOf(raw: unknown): string | number | null {

@@ -5,6 +5,8 @@ import type { Context } from '../trpc/context.ts';
 /** What the /trpc endpoint keeps per socket. */
 export interface SocketData {
   cookie?: string;
+  /** The client's address (see ws-pending.ts `clientAddress`), for the caps of unauthenticated sockets. */
+  address: string;
   /** The URL asked for a connectionParams frame first (`?connectionParams=1`). */
   wantsParams: boolean;
   open: boolean;
@@ -16,7 +18,7 @@ export interface SocketData {
   principalKey?: string;
   /** The last context with a principal: used while the database cannot say whether the credential still holds. */
   lastCtx?: Context;
-  /** The last authentication failed because the database did not answer. */
+  /** The last authentication failed because the database did not answer (said when the socket is closed unauthenticated). */
   dbUnavailable?: boolean;
   subs: Map<string, AbortController>;
   window: { start: number; count: number };
@@ -25,8 +27,8 @@ export interface SocketData {
 export type Socket = uWS.WebSocket<SocketData>;
 
 /**
- * Closes the socket once, with a reason. Codes: 1008 policy (limits), 1009 frame too big, 1012
- * restart, 4401 credential revoked or expired.
+ * Closes the socket once, with a reason. Codes: 1007 frame not UTF-8, 1008 policy (limits), 1009
+ * frame too big, 1012 restart, 4401 credential revoked or expired, 4408 not authenticated in time.
  */
 export function closeWith(ws: Socket, code: number, reason: string) {
   const d = ws.getUserData();

@@ -9,8 +9,9 @@ import { appRouter } from '../trpc/app-router.ts';
 import type { Context } from '../trpc/context.ts';
 import { invokeProcedure, procedureAt } from '../trpc/invoke.ts';
 import { isCrossSite } from './http.ts';
-import { idOf, parseClientMessage } from './ws-messages.ts';
+import { frameText, idOf, parseClientMessage } from './ws-messages.ts';
 import { CredentialRevoked, createSocketCredentials } from './ws-credentials.ts';
+import { canonicalIp, clientAddress, createPendingSockets } from './ws-pending.ts';
 import { closeWith, type Socket, type SocketData } from './ws-socket.ts';
 
 const config = appRouter._def._config;
@@ -32,7 +33,9 @@ const HARD_FRAME_LIMIT = 1024 * 1024;
  * tRPC v11's WebSocket protocol on uWS (the stock `wsLink` works unchanged): queries, mutations and
  * subscriptions on one socket, batches, `subscription.stop`, text PING/PONG, connectionParams,
  * `reconnect` on shutdown. Live subscriptions attach to the hub's serialize-once fan-out; other
- * subscriptions run like the stock adapter. Every call checks the socket's credential again
+ * subscriptions run like the stock adapter. A socket must prove a principal within
+ * `wsAuthTimeoutMs` (else 4408), and sockets that have not yet are capped per client address and
+ * in total at the upgrade (ws-pending.ts); every call checks the credential again
  * (ws-credentials.ts). Limits (frame size, message rate, sockets per credential, backpressure)
  * close the socket with a reason; subscriptions over their limits and client mistakes are answered
  * with a 4xx error (logged at debug) on an open socket; the server keeps running.
@@ -42,11 +45,25 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
   const sockets = new Set<Socket>();
   /** Open subscriptions per credential (principal key), across its sockets on this node. */
   const subsByPrincipal = new Map<string, number>();
-  const credentials = createSocketCredentials(deps, () => {});
+  const trustedProxies = new Set(deps.config.trustedProxies.map(canonicalIp));
+  const pending = createPendingSockets<Socket>(
+    { timeoutMs: limits.wsAuthTimeoutMs, max: limits.wsPendingMax, perAddress: limits.wsPendingPerAddress },
+    (ws) => closeWith(ws, 4408, `not authenticated within ${pending.seconds} s${ws.getUserData().dbUnavailable ? ' (database unavailable): reconnect' : ''}`),
+  );
+  const credentials = createSocketCredentials(deps, (ws) => pending.settle(ws));
 
   // The boards' degraded signal: every live subscription hears when PostgreSQL stops or starts answering.
   deps.fanout?.setDatabaseUp(deps.dbHealth.up);
   const offHealth = deps.dbHealth.onChange((up) => deps.fanout?.setDatabaseUp(up));
+
+  /** Refuses an upgrade with `{error}` and closes the connection (its file descriptor is what a flood is after). */
+  function refuse(res: uWS.HttpResponse, status: string, error: string, headers: Record<string, string> = {}) {
+    res.cork(() => {
+      res.writeStatus(status).writeHeader('content-type', 'application/json');
+      for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
+      res.end(JSON.stringify({ error }), true);
+    });
+  }
 
   function send(ws: Socket, msg: unknown) {
     const d = ws.getUserData();
@@ -160,13 +177,16 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       const key = req.getHeader('sec-websocket-key');
       const protocol = req.getHeader('sec-websocket-protocol');
       const extensions = req.getHeader('sec-websocket-extensions');
+      const address = clientAddress(Buffer.from(res.getRemoteAddressAsText()).toString(), req.getHeader('x-forwarded-for'), trustedProxies);
       // Browsers send cookies on cross-site upgrades (CSWSH): a cookie is honoured only from our own origin.
-      if (cookie && (headers.origin || headers['sec-fetch-site']) && isCrossSite(headers, deps.config.publicUrl)) {
-        res.cork(() => res.writeStatus('403 Forbidden').writeHeader('content-type', 'application/json').end('{"error":"cross-site WebSocket refused"}'));
-        return;
+      if (cookie && (headers.origin || headers['sec-fetch-site']) && isCrossSite(headers, deps.config.publicUrl)) return refuse(res, '403 Forbidden', 'cross-site WebSocket refused');
+      // Every socket starts unauthenticated (even one with a cookie: it is checked after the upgrade).
+      const refusal = pending.refusal(address);
+      if (refusal) {
+        return refuse(res, refusal.status === 429 ? '429 Too Many Requests' : '503 Service Unavailable', refusal.message, { 'retry-after': String(pending.seconds) });
       }
       res.upgrade<SocketData>(
-        { cookie, wantsParams: query.get('connectionParams') === '1', open: true, subs: new Map(), window: { start: Date.now(), count: 0 } },
+        { cookie, address, wantsParams: query.get('connectionParams') === '1', open: true, subs: new Map(), window: { start: Date.now(), count: 0 } },
         key, protocol, extensions, context,
       );
     },
@@ -174,6 +194,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     open(ws) {
       sockets.add(ws);
       const d = ws.getUserData();
+      pending.add(ws, d.address);
       if (!d.wantsParams) credentials.connect(ws, { cookie: d.cookie });
     },
 
@@ -183,7 +204,8 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       const now = Date.now();
       if (now - d.window.start > 10_000) d.window = { start: now, count: 0 };
       if (++d.window.count > limits.wsMessagesPer10s) return closeWith(ws, 1008, `message rate limit (${limits.wsMessagesPer10s} per 10 s)`);
-      const text = Buffer.from(data).toString('utf8'); // copied now: uWS frees `data` on return
+      const text = frameText(data);
+      if (text === null) return closeWith(ws, 1007, 'frame is not valid UTF-8');
       if (text === 'PING') {
         ws.send('PONG', false);
         return;
@@ -223,6 +245,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       d.open = false;
       sockets.delete(ws);
       for (const ac of d.subs.values()) ac.abort();
+      pending.settle(ws);
       credentials.closed(ws);
     },
   });
@@ -237,7 +260,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       for (const ws of sockets) subscriptions += ws.getUserData().subs.size;
       let counted = 0;
       for (const n of subsByPrincipal.values()) counted += n;
-      return { sockets: sockets.size, subscriptions, credentials: credentials.count, subscriptionsByCredential: counted };
+      return { sockets: sockets.size, pending: pending.size, subscriptions, credentials: credentials.count, subscriptionsByCredential: counted };
     },
     /** Tells every client to reconnect (tRPC's `reconnect` notice), then closes the sockets. */
     shutdown() {

@@ -20,7 +20,7 @@ const isTooMany = (m: any) => m.error?.json?.data?.code === 'TOO_MANY_REQUESTS';
 function held() {
   return { ws: server.ws.stats, fanout: server.deps.fanout!.stats, hubListeners: server.deps.hub.loaded(G)?.listenerCount ?? 0 };
 }
-const nothingHeld = { ws: { sockets: 0, subscriptions: 0, credentials: 0, subscriptionsByCredential: 0 }, fanout: { guilds: 0, views: 0, subscriptions: 0 }, hubListeners: 0 };
+const nothingHeld = { ws: { sockets: 0, pending: 0, subscriptions: 0, credentials: 0, subscriptionsByCredential: 0 }, fanout: { guilds: 0, views: 0, subscriptions: 0 }, hubListeners: 0 };
 async function untilNothingHeld(t: { same(...args: any[]): unknown }) {
   for (let i = 0; i < 200 && JSON.stringify(held()) !== JSON.stringify(nothingHeld); i++) await new Promise((r) => setTimeout(r, 10));
   t.same(held(), nothingHeld, 'sockets, subscriptions, fan-out views and hub listeners are all gone');
