@@ -11,6 +11,7 @@ import { discordLoginEnabled } from '../domains/chat/login.ts';
 import { loginFailedPage } from './login-pages.ts';
 import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply } from './http.ts';
 import { parseJsonObject } from './json-body.ts';
+import { utf8Text } from './strict-text.ts';
 import { sendError } from './rest.ts';
 
 const DeviceLogin = z.strictObject({ device: z.literal('alarm') });
@@ -83,7 +84,7 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
       if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: the link stays unused
       if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused');
       if (!isJsonContentType(http.headers)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json');
-      if (!DeviceLogin.safeParse(parseJsonObject(raw.toString('utf8'))).success) throw new AppError('BAD_REQUEST', 'body must be {"device":"alarm"}');
+      if (!DeviceLogin.safeParse(parseJsonObject(utf8Text(raw, 'body'))).success) throw new AppError('BAD_REQUEST', 'body must be {"device":"alarm"}');
       const session = await redeemLoginLink(deps.sql, token, 'alarm');
       if (session) {
         reply.json(200, { userId: session.userId, guildId: session.guildId, kind: 'alarm' }, {

@@ -11,6 +11,9 @@ export interface ReceivedFile { name: string; declaredType: string; data: Buffer
 /** A multipart read in progress: `file` settles once; `stop()` ends it early (nothing more is kept). */
 export interface MultipartRead { file: Promise<ReceivedFile>; stop(reason: unknown): void }
 
+/** A name decoded from UTF-16 bytes (filename*=utf-16le''…) can hold one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 const isMultipart = (ct: string | undefined) => ct !== undefined && /^multipart\/form-data\s*(;|$)/i.test(ct);
 
 /**
@@ -22,6 +25,8 @@ const isMultipart = (ct: string | undefined) => ct !== undefined && /^multipart\
  * - 415 for a body that is not multipart/form-data; 400 for a missing or wrong boundary, a truncated
  *   body, a missing or empty file, a second file, or any other field (a strict form: a field the
  *   server does not read is a client mistake, as an unknown JSON key is);
+ * - 400 for a file name that is not UTF-8 (busboy decodes it to U+FFFD, which is refused: a
+ *   name holding U+FFFD itself cannot be told from it and is refused too);
  * - the read fails when the connection closes before the body is complete (nothing waits forever).
  * Must be called before the handler's first await (uWS delivers the body to onData only then).
  */
@@ -83,6 +88,7 @@ export function readMultipartFile(reply: Reply, headers: Record<string, string>,
     if (fieldName !== rule.field) return fail(new AppError('BAD_REQUEST', `unknown form field "${fieldName}"; send only the file field "${rule.field}"`));
     if (name !== null) return fail(new AppError('BAD_REQUEST', `send one file only (the field "${rule.field}" came twice)`));
     name = info.filename ?? '';
+    if (name.includes('\uFFFD') || LONE_SURROGATE.test(name)) return fail(new AppError('BAD_REQUEST', 'the file name is not valid UTF-8; send it as UTF-8 (filename="…" or filename*=UTF-8\'\'…)'));
     declaredType = info.mimeType;
     stream.on('data', (d: Buffer) => {
       size += d.length;

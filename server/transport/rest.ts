@@ -5,6 +5,7 @@ import { createContext } from '../trpc/context.ts';
 import { publicMessage, toTRPCError } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
 import { parseJsonObject } from './json-body.ts';
+import { queryPairs, utf8Text } from './strict-text.ts';
 import { contentDisposition, readMultipartFile, type MultipartRead } from './multipart.ts';
 import { checkAccess } from '../trpc/init.ts';
 import type { Context } from '../trpc/context.ts';
@@ -170,36 +171,13 @@ function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: 
   }
   if (body && body.length > 0) {
     if (!isJsonContentType(http.headers)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json');
-    for (const [k, v] of Object.entries(parseJsonObject(body.toString('utf8')))) {
+    for (const [k, v] of Object.entries(parseJsonObject(utf8Text(body, 'body')))) {
       if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${k} is given in the path or query; do not repeat it in the body`);
       fields[k] = v;
     }
     return fields;
   }
   return Object.keys(fields).length > 0 ? fields : undefined;
-}
-
-/**
- * The query's name/value pairs, decoded as URLSearchParams does ('+' is a space) but strictly: a
- * value that is not UTF-8 (a lone surrogate's bytes, a stray %FF) is a 400 naming the parameter,
- * not text silently changed to U+FFFD.
- */
-function queryPairs(query: string): [string, string][] {
-  const decode = (s: string, name: string) => {
-    try {
-      return decodeURIComponent(s.replace(/\+/g, ' '));
-    } catch {
-      throw new AppError('BAD_REQUEST', `${name} must be valid Unicode (the query holds bytes that are not UTF-8, e.g. a lone surrogate)`);
-    }
-  };
-  const pairs: [string, string][] = [];
-  for (const part of query.split('&')) {
-    if (part === '') continue;
-    const eq = part.indexOf('=');
-    const name = decode(eq < 0 ? part : part.slice(0, eq), 'a query parameter name');
-    pairs.push([name, eq < 0 ? '' : decode(part.slice(eq + 1), name)]);
-  }
-  return pairs;
 }
 
 function sendError(deps: Deps, reply: Reply, err: unknown, route?: RestRoute) {
