@@ -9,6 +9,7 @@ import { restRoutes, type RestRoute } from './routes.ts';
 import { mountBoardAssets, mountRootRedirect } from './static.ts';
 import { mountTrpcHttp } from './trpc-http.ts';
 import { checkFramingFirst } from './framing.ts';
+import { clip } from '../trpc/errors.ts';
 import { mountWebSocket, type WebSocketEndpoint } from './ws.ts';
 import { createFanout } from '../hub/fanout.ts';
 
@@ -36,7 +37,7 @@ export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}):
   app.any('/*', (res, req) => {
     const path = req.getUrl();
     const method = req.getCaseSensitiveMethod().toUpperCase();
-    new Reply(res, method === 'HEAD').json(404, { error: `no route ${method} ${path}` });
+    new Reply(res, method === 'HEAD').json(404, { error: `no route ${method} ${clip(path, 200)}` });
   });
   return { app, routes, ws };
 }

@@ -1,8 +1,9 @@
 import type uWS from 'uWebSockets.js';
+import { TRPCError } from '@trpc/server';
 import { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { createContext } from '../trpc/context.ts';
-import { publicMessage, toTRPCError } from '../trpc/errors.ts';
+import { clip, describeIssues, publicMessage, toTRPCError, type PlaceOf } from '../trpc/errors.ts';
 import { invokeProcedure } from '../trpc/invoke.ts';
 import { parseJsonObject } from './json-body.ts';
 import { queryPairs, utf8Text } from './strict-text.ts';
@@ -89,9 +90,14 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   if (upload) input = { ...(input as object | undefined), [rest.multipart!.field]: await uploadedFile(early!, route.meta, upload) };
   if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: run nothing
   const ctx = await (early ?? makeContext());
-  const output = await invokeProcedure(route.procedure, {
-    ctx, path: route.procedurePath, type: route.type, getRawInput: rawInput(input), signal: undefined, batchIndex: 0,
-  });
+  let output: unknown;
+  try {
+    output = await invokeProcedure(route.procedure, {
+      ctx, path: route.procedurePath, type: route.type, getRawInput: rawInput(input), signal: undefined, batchIndex: 0,
+    });
+  } catch (err) {
+    throw withPlaces(err, placesOf(route, http));
+  }
   const produces = rest.produces;
   if (produces) {
     const { base64, text, contentType, filename } = output as { base64?: string; text?: string; contentType?: string; filename?: string };
@@ -161,23 +167,44 @@ function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: 
     if (route.method !== 'GET') throw new AppError('BAD_REQUEST', 'query parameters are not accepted here; send fields in the JSON body');
     if (route.procedure._def.inputs.length === 0) {
       const first = new URLSearchParams(http.query).keys().next().value;
-      if (first !== undefined) throw new AppError('BAD_REQUEST', `unknown query parameter ${first}`);
+      if (first !== undefined) throw new AppError('BAD_REQUEST', `unknown query parameter ${clip(first, 40)}`);
     }
     for (const [k, v] of queryPairs(http.query)) {
       if (k === '__proto__') throw new AppError('BAD_REQUEST', 'query parameter __proto__ is not allowed');
-      if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${k} is given twice`);
+      if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${clip(k, 40)} is given twice`);
       fields[k] = v;
     }
   }
   if (body && body.length > 0) {
     if (!isJsonContentType(http.headers)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json');
     for (const [k, v] of Object.entries(parseJsonObject(utf8Text(body, 'body')))) {
-      if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${k} is given in the path or query; do not repeat it in the body`);
+      if (Object.hasOwn(fields, k)) throw new AppError('BAD_REQUEST', `${clip(k, 40)} is given in the path or query; do not repeat it in the body`);
       fields[k] = v;
     }
     return fields;
   }
   return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * Where each field of a REST input came from, for the messages of a refused input: path
+ * parameters, query parameters (GET), the JSON body (other methods). Worked out only for an error.
+ */
+function placesOf(route: RestRoute, http: HttpReq): PlaceOf {
+  let fromQuery: Set<string> | null = null;
+  const other = route.method === 'GET' ? 'query' : route.method === 'DELETE' ? 'path' : 'body';
+  return (field) => {
+    if (field === undefined) return other;
+    if (route.params.includes(field)) return 'path';
+    fromQuery ??= new Set(http.query ? queryPairs(http.query).map(([k]) => k) : []);
+    return fromQuery.has(field) ? 'query' : other;
+  };
+}
+
+/** A refused input's validation issues as one message naming where each field came from. */
+function withPlaces(err: unknown, placeOf: PlaceOf): unknown {
+  const issues = err instanceof TRPCError && err.code === 'BAD_REQUEST' ? (err.cause as { issues?: unknown } | undefined)?.issues : undefined;
+  return Array.isArray(issues) ? new AppError('BAD_REQUEST', describeIssues(issues, placeOf), { cause: err }) : err;
 }
 
 function sendError(deps: Deps, reply: Reply, err: unknown, route?: RestRoute) {

@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors.ts';
+import { clip } from '../trpc/errors.ts';
 
 /*
  * Text that arrives as bytes (bodies) or percent-escapes (query strings) is decoded strictly: what
@@ -64,7 +65,7 @@ export function queryPairs(query: string): [string, string][] {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const name = decode(eq < 0 ? part : part.slice(0, eq), 'a query parameter name');
-    pairs.push([name, eq < 0 ? '' : decode(part.slice(eq + 1), name)]);
+    pairs.push([name, eq < 0 ? '' : decode(part.slice(eq + 1), clip(name, 40))]);
   }
   return pairs;
 }
