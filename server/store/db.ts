@@ -45,11 +45,21 @@ function open(url: string, max: number, name: string): Sql {
   });
 }
 
+/**
+ * How long a renewed pool's old instance may take to finish what runs on it before its connections
+ * are cut. Its idle connections close at once (a PostgreSQL shutting down waits for nothing of
+ * ours); this bounds only queries that run on. Not a few seconds: cutting a connection that is
+ * just opening is an unhandled rejection in postgres.js 3.4 (it reads the array types on each new
+ * connection in a query whose failure nobody handles), which ends the process, and an old
+ * instance still serves queries queued on it, opening connections for them, in its first seconds.
+ */
+const DRAIN_S = 30;
+
 interface Control {
   url: string;
   /** Renewed, and ended, with this one (the warm connection of a pool). */
   companions: Sql[];
-  /** Swaps in a fresh instance at once; the old one is ended in the background (at most 5 s). */
+  /** Swaps in a fresh instance at once; the old one is ended in the background (see DRAIN_S). */
   renew(url: string): void;
 }
 const controls = new WeakMap<Db, Control>();
@@ -61,7 +71,7 @@ const members = ['types', 'typed', 'unsafe', 'notify', 'array', 'json', 'file', 
 /**
  * A postgres.js instance behind a stable function: `facade\`…\``, `facade.unsafe(…)` and the rest
  * go to the current instance; `renew` replaces it and ends the old one once its queries are done
- * (at most 5 s). Every module keeps the facade, so a renewal reaches all of them. `begin` is
+ * (see DRAIN_S). Every module keeps the facade, so a renewal reaches all of them. `begin` is
  * reserved.ts's `transaction`, safe when the connection is lost.
  */
 function renewable(url: string, max: number, name: string): Sql {
@@ -80,7 +90,7 @@ function renewable(url: string, max: number, name: string): Sql {
       const old = current;
       current = open(next, max, name);
       control.url = next;
-      const drained: Promise<void> = old.end({ timeout: 5 }).catch(() => {}).then(() => {
+      const drained: Promise<void> = old.end({ timeout: DRAIN_S }).catch(() => {}).then(() => {
         draining.delete(drained);
       });
       draining.add(drained);
@@ -91,7 +101,13 @@ function renewable(url: string, max: number, name: string): Sql {
   facade.begin = ((options: string | ((tx: postgres.TransactionSql<{}>) => unknown), fn?: (tx: postgres.TransactionSql<{}>) => unknown) =>
     typeof options === 'function' ? transaction(current, '', options) : transaction(current, options, fn!)) as Sql['begin'];
   facade.end = async (options) => {
-    await Promise.all([current.end(options), ...draining, ...control.companions.map((c) => c.end(options))]);
+    // Instances still draining are waited for up to the same timeout (their own is DRAIN_S).
+    const drained = Promise.all(draining);
+    const timeoutS = options?.timeout;
+    await Promise.all([
+      current.end(options), ...control.companions.map((c) => c.end(options)),
+      typeof timeoutS === 'number' ? Promise.race([drained, new Promise((r) => setTimeout(r, timeoutS * 1000).unref())]) : drained,
+    ]);
   };
   controls.set(facade, control);
   return facade;
@@ -100,8 +116,8 @@ function renewable(url: string, max: number, name: string): Sql {
 /**
  * Replaces the connections of `sql` (made by `connect`) with fresh ones, to `url` when given (the
  * embedded PostgreSQL came back on another port): queries from now on use the new ones, while the
- * old ones finish what runs on them (ended within 5 s; `sql.end()` waits for that too). False when
- * `sql` is not renewable (a plain postgres.js instance).
+ * old ones finish what runs on them (DRAIN_S; `sql.end()` waits for that too, up to its timeout).
+ * False when `sql` is not renewable (a plain postgres.js instance).
  */
 export function renewConnections(sql: Db, url?: string): boolean {
   const control = controls.get(sql);
@@ -120,6 +136,7 @@ export function openProbe(url: string, connectTimeoutS: number): Sql {
   return postgres(url, {
     max: 1,
     connect_timeout: connectTimeoutS,
+    fetch_types: false, // `select 1` needs none, and a probe is ended at any moment (DRAIN_S says why that matters)
     onnotice: () => {},
     connection: { application_name: 'dispatch-terminal/probe' },
   });
