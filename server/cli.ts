@@ -46,20 +46,58 @@ function need(values: Record<string, unknown>, ...names: string[]): void {
   if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(', ')}`);
 }
 
+/**
+ * Until the function returned is called, SIGINT and SIGTERM end the process at once with `code`.
+ * Dying of the signal would leave a PostgreSQL this process started running; exiting runs pid.ts's
+ * exit hook, which asks it for a fast shutdown.
+ */
+function exitOnStopSignal(code: number): () => void {
+  const exit = () => process.exit(code);
+  process.once('SIGINT', exit);
+  process.once('SIGTERM', exit);
+  return () => {
+    process.off('SIGINT', exit);
+    process.off('SIGTERM', exit);
+  };
+}
+
 async function withDb<T>(fn: (sql: Sql, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig();
-  const db = await openDatabase(config, createLog(config.logLevel === 'info' ? 'warn' : config.logLevel), 2);
+  const interruptible = exitOnStopSignal(130);
   try {
-    return await fn(db.sql, config);
+    const db = await openDatabase(config, createLog(config.logLevel === 'info' ? 'warn' : config.logLevel), 2);
+    try {
+      return await fn(db.sql, config);
+    } finally {
+      await db.close();
+    }
   } finally {
-    await db.close();
+    interruptible();
   }
 }
 
 async function serve() {
+  const starting = exitOnStopSignal(0); // asked to stop while starting: end now
   const server = await startServer();
   const { config } = server.deps;
   const forget = recordOrWarn(server.deps);
+  let stoppingSince = 0;
+  const stop = async () => {
+    if (stoppingSince) {
+      // Asked again (not the same signal twice, as from npm and the terminal both): do not wait for
+      // a stop that hangs; the exit hook still asks PostgreSQL for a fast shutdown.
+      if (Date.now() - stoppingSince < 2000) return;
+      server.deps.log.warn('asked again to stop; exiting now');
+      process.exit(1);
+    }
+    stoppingSince = Date.now();
+    forget();
+    await server.close();
+    process.exit(0);
+  };
+  starting();
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   // Build the board now, not on its first visitor's request; a broken build is logged and tried again per request.
   boardBundle().catch((err) => server.deps.log.error('board build failed', { error: String(err) }));
   if (config.demo) {
@@ -70,16 +108,6 @@ async function serve() {
     }
   }
   console.log(`Dispatch Terminal listening on ${config.publicUrl}  (board: ${config.publicUrl}/dispatch, API: ${config.publicUrl}/api/v1)`);
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    forget();
-    await server.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 /** server.json for the CLI's links; a server that cannot write it still serves (the CLI then uses PORT/PUBLIC_URL). */

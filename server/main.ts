@@ -69,14 +69,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   let autoClose: ReturnType<typeof startAutoClose> | null = null;
   let medicSweep: ReturnType<typeof startMedicSweep> | null = null;
   const closeBehind = async () => {
-    await autoClose?.stop();
-    await medicSweep?.stop();
-    await chat.close();
-    await monitor.stop();
-    deps.hub.close();
-    await bus.close();
-    await db.close();
-    await closeCharts();
+    const steps: [string, () => unknown][] = [
+      ['automatic shift closing', () => autoClose?.stop()], ['medic sweep', () => medicSweep?.stop()], ['Discord bot', () => chat.close()],
+      ['database monitor', () => monitor.stop()], ['hub', () => deps.hub.close()], ['bus', () => bus.close()],
+      ['database', () => db.close()], ['charts', () => closeCharts()],
+    ];
+    // Each step runs whatever the ones before it did: the database, and the embedded PostgreSQL with it, is always stopped.
+    for (const [name, step] of steps) {
+      await Promise.resolve().then(step).catch((err) => log.warn(`closing the ${name} failed`, { error: String(err) }));
+    }
   };
   const listening = await listen(app, config.host, config.port).catch(async (err) => {
     await closeBehind();

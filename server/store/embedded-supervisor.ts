@@ -1,6 +1,6 @@
 import type { Log } from '../core/log.ts';
 import type { Postmaster } from './pg-process.ts';
-import { exitedWithin, isAlive, signal, stopWhenThisProcessExits } from './pid.ts';
+import { isAlive, shutDown, stopWhenThisProcessExits } from './pid.ts';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
@@ -29,8 +29,7 @@ export function adoptPostmaster(pid: number): Postmaster {
     async stop() {
       stopped = true;
       forget();
-      signal(pid, 'SIGINT'); // fast shutdown
-      if (!(await exitedWithin(pid, 30_000))) signal(pid, 'SIGQUIT'); // immediate shutdown: it did not finish in 30 s
+      await shutDown(pid);
       await exited;
     },
   };
@@ -117,6 +116,11 @@ export function superviseCluster(o: SupervisedCluster) {
     url: o.url(port),
     onRestart(listener: (url: string) => void) {
       listeners.push(listener);
+    },
+    /** The server is stopping: a postmaster that exits from now on stays down (`stop()` ends the one that runs). */
+    stopRestarting() {
+      stopping = true;
+      wake?.();
     },
     async stop() {
       stopping = true;

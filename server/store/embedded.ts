@@ -26,6 +26,11 @@ export interface EmbeddedDb {
   /** Stops PostgreSQL if this process owns it (still); a cluster another process runs stays up. */
   stop(): Promise<void>;
   /**
+   * Restarts no more: called first when the server stops, so a PostgreSQL that exits while the
+   * server closes its connections (a signal to the whole process group) is not started again.
+   */
+  stopRestarting(): void;
+  /**
    * `listener` hears the URL each time the owner restarted a PostgreSQL that died (the port stays
    * the same unless another program took it meanwhile). Only an owner restarts.
    */
@@ -104,7 +109,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
     await exitedWithin(decision.owner, opts.startWaitMs ?? 60_000);
     return startEmbeddedPostgres(dataDir, log, opts);
   }
-  if (decision.kind === 'reuse') return { url: url(decision.port), stop: async () => {}, onRestart: () => {} };
+  if (decision.kind === 'reuse') return { url: url(decision.port), stop: async () => {}, stopRestarting: () => {}, onRestart: () => {} };
 
   // PostgreSQL gets the real directory: the cluster's own path in its log and its lock file.
   const cluster = { binaries: await binariesFor(runAs, log), dir: existsSync(clusterDir) ? realpathSync(clusterDir) : clusterDir, runAs };
@@ -151,6 +156,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Log, opts: Emb
   return {
     url: owned.url,
     onRestart: owned.onRestart,
+    stopRestarting: owned.stopRestarting,
     // Stopped only while still ours: a server may have taken over the cluster of a CLI command.
     stop: () => withStartLock(dataDir, async () => {
       if ((await readState(dataDir, true))?.owner === process.pid) await owned.stop();

@@ -28,8 +28,12 @@ export async function openDatabase(config: Config, log: Log, poolSize = 10, opts
   return {
     sql,
     async close() {
-      await sql.end({ timeout: 5 });
-      await embedded?.stop();
+      embedded?.stopRestarting();
+      try {
+        await sql.end({ timeout: 5 });
+      } finally {
+        await embedded?.stop();
+      }
     },
   };
 }

@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Log } from '../core/log.ts';
 import { binaryPath } from './pg-binaries.ts';
 import { EmbeddedPostgresError } from './pg-error.ts';
-import { stopWhenThisProcessExits } from './pid.ts';
+import { shutDown, stopWhenThisProcessExits } from './pid.ts';
 import { spawnIdentity, type RunAs } from './pg-user.ts';
 
 /** A cluster to work on: the root of its binaries (bin/, lib/, share/), its directory, its user. */
@@ -14,7 +14,7 @@ export interface ClusterProcessOptions { binaries: string; dir: string; runAs: R
 /** A postmaster this process owns: started by it (`startPostmaster`), or taken over from an owner that is gone (`adoptPostmaster`). */
 export interface Postmaster {
   pid: number;
-  /** Fast shutdown (SIGINT); resolves once the postmaster has exited. Safe to call twice. */
+  /** Fast shutdown (SIGINT; immediate, then SIGKILL, when it takes too long: pid.ts's shutDown); resolves once the postmaster has exited. Safe to call twice. */
   stop(): Promise<void>;
   /** Resolves when the postmaster has exited, stopped or not: `unexpected` unless `stop()` asked for it. */
   exited: Promise<{ unexpected: boolean }>;
@@ -80,7 +80,7 @@ export async function startPostmaster(o: ClusterProcessOptions & { port: number;
     async stop() {
       stopped = true;
       forget();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      if (child.exitCode === null && child.signalCode === null) await shutDown(child.pid!);
       await ended;
     },
     disown() {

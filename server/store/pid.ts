@@ -38,6 +38,21 @@ export async function exitedWithin(pid: number, ms: number): Promise<boolean> {
   return !isAlive(pid);
 }
 
+/**
+ * Shuts postmaster `pid` down and resolves once it has exited: fast (SIGINT: sessions are ended,
+ * a checkpoint is written); immediate (SIGQUIT: no checkpoint, recovery at the next start) when it
+ * still runs after `fastMs`; SIGKILL when even that did not end it within `immediateMs`. A stop of
+ * the server never waits for PostgreSQL without end.
+ */
+export async function shutDown(pid: number, fastMs = 15_000, immediateMs = 5_000): Promise<void> {
+  signal(pid, 'SIGINT');
+  if (await exitedWithin(pid, fastMs)) return;
+  signal(pid, 'SIGQUIT');
+  if (await exitedWithin(pid, immediateMs)) return;
+  signal(pid, 'SIGKILL');
+  await exitedWithin(pid, immediateMs);
+}
+
 /** Postmasters this process owns (started or taken over) and has not stopped or handed on. */
 const stopAtExit = new Set<number>();
 process.on('exit', () => {
