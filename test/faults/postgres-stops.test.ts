@@ -8,37 +8,18 @@
  * ended: the server kept its connections, and 503s and log lines went on for as long as one looked.
  */
 import t from 'tap';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../../server/config.ts';
-import { startServer } from '../../server/main.ts';
 import { readPostmasterFile } from '../../server/store/pg-process.ts';
-import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
-import { killCluster, recordingLog, within } from '../helpers/faults.ts';
+import { recordCrashes, serverOnOwnCluster, within } from '../helpers/faults.ts';
 
 const WRITERS = 8;
 const G = '270000000000000006';
 const RECOVERY_MS = 30_000;
 
-const crashes: string[] = [];
-process.on('unhandledRejection', (err) => crashes.push(`unhandled rejection: ${(err as Error)?.stack ?? err}`));
-process.on('uncaughtException', (err) => crashes.push(`uncaught exception: ${err.stack ?? err}`));
-
-const dataDir = mkdtempSync(join(tmpdir(), 'dt-pgstops-'));
-const clusterDir = join(dataDir, 'pg');
-const log = recordingLog();
-const server = await startServer({
-  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', LOG_LEVEL: 'silent' }),
-  log,
-  panel: { refresh: () => {} },
-});
-t.teardown(async () => {
+const crashes = recordCrashes();
+const { server, clusterDir, log } = await serverOnOwnCluster(t, 'dt-pgstops-');
+t.teardown(() => {
   stop = true;
-  await server.close().catch(() => {});
-  killCluster(clusterDir); // a postmaster left in a smart shutdown by a failing test
-  removeDataDir(dataDir);
 });
 
 await seedGuild(server.deps.sql, G, Array.from({ length: WRITERS }, (_, i) => ({ userId: `u${i}`, nickname: `Person ${i}`, badge: String(i + 1) })));

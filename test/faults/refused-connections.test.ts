@@ -13,22 +13,25 @@ import { createLog } from '../../server/core/log.ts';
 import { startServer } from '../../server/main.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
-import { pgRelay, recordingLog, within } from '../helpers/faults.ts';
+import { recordCrashes, recordingLog, within } from '../helpers/faults.ts';
+import { tcpProxy } from '../helpers/tcp-proxy.ts';
 
 const WRITERS = 16;
 const G = '270000000000000064';
 
-const crashes: string[] = [];
-process.on('unhandledRejection', (err) => crashes.push(`unhandled rejection: ${(err as Error)?.stack ?? err}`));
-process.on('uncaughtException', (err) => crashes.push(`uncaught exception: ${err.stack ?? err}`));
+const crashes = recordCrashes();
 
 t.test('a database that refuses new connections for 10 s: connections let go, 503s, a short log, then serving again', async (t) => {
   const db = await freshDatabase();
   t.teardown(db.drop);
-  const relay = await pgRelay(t, Number(new URL(db.url).port));
+  // The server reaches PostgreSQL through the relay only.
+  const relay = await tcpProxy(Number(new URL(db.url).port));
+  t.teardown(() => relay.close());
+  const relayed = new URL(db.url);
+  relayed.port = String(relay.port);
   const log = recordingLog();
   const server = await startServer({
-    config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: relay.urlFor(db.url), DEMO: '0', LOG_LEVEL: 'silent' }),
+    config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_URL: relayed.toString(), DEMO: '0', LOG_LEVEL: 'silent' }),
     log,
     panel: { refresh: () => {} },
   });

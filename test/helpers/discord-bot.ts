@@ -1,8 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { startDiscordStandIn, type DiscordStandIn, type StandInMessage } from './discord-standin.ts';
 import { seedGuild, unscopedKey, type PersonSpec } from './fixtures.ts';
 import { client, startTestServer, type TestServer, type TestServerOptions } from './server.ts';
@@ -75,27 +70,4 @@ export function editsOf(w: BotWorld, messageId: string): number {
   return w.discord.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/messages/${messageId}`) && r.status < 300).length;
 }
 
-const bin = fileURLToPath(new URL('../../server/bin/dispatch-terminal.mjs', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-/** A real `serve` process with `env` (on its own DATA_DIR); resolves with its URL once it listens. SIGKILLed at the end if still running. */
-export async function serveProcess(t: { teardown(fn: () => unknown): void }, env: Record<string, string>): Promise<{ url: string; child: ChildProcess; exited: Promise<unknown> }> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'dt-node-')), PORT: '0', DEMO: '0', LOG_LEVEL: 'info', PUBLIC_URL: '', ...env },
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  t.teardown(() => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL')));
-  let err = '';
-  child.stderr!.on('data', (d) => (err += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /listening on (\S+)/.exec(out);
-      if (m) resolve(m[1]);
-    });
-    void exited.then(() => reject(new Error(`serve exited: ${out}${err}`)));
-  });
-  return { url, child, exited };
-}
+export { serveProcess } from './serve-process.ts';

@@ -1,6 +1,10 @@
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { createConnection, createServer, type AddressInfo, type Socket } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../server/config.ts';
 import type { Log } from '../../server/core/log.ts';
+import { startServer, type RunningServer } from '../../server/main.ts';
+import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
 
 /** A Log that keeps every line (`message {data}`), and prints them too with LOG_LEVEL=debug. */
 export function recordingLog(): Log & { lines: string[] } {
@@ -68,61 +72,36 @@ export async function within(ms: number, check: () => boolean | Promise<boolean>
   }
 }
 
-export interface PgRelay {
-  /** `url` with its host and port replaced by the relay's. */
-  urlFor(url: string): string;
-  /** Connections the relay carries now. */
-  readonly open: number;
-  /**
-   * true: new connections are closed at once, as by a PostgreSQL that refuses them (a smart shutdown
-   * of an external database: the sessions it has keep working); false: let through again.
-   */
-  refuseNew: boolean;
-  close(): Promise<void>;
+
+/**
+ * Every crash and unhandled rejection of this process from now on. Fault tests run the server in
+ * the test's process: one anywhere in it lands here, and the test asserts the list stays empty.
+ */
+export function recordCrashes(): string[] {
+  const crashes: string[] = [];
+  process.on('unhandledRejection', (err) => crashes.push(`unhandled rejection: ${(err as Error)?.stack ?? err}`));
+  process.on('uncaughtException', (err) => crashes.push(`uncaught exception: ${err.stack ?? err}`));
+  return crashes;
 }
 
-/** A TCP relay on 127.0.0.1 in front of PostgreSQL on `port`, closed by the test's teardown. */
-export async function pgRelay(t: { teardown(fn: () => unknown): void }, port: number): Promise<PgRelay> {
-  const pairs = new Set<[Socket, Socket]>();
-  const server = createServer((client) => {
-    if (relay.refuseNew) {
-      client.destroy();
-      return;
-    }
-    const upstream = createConnection({ host: '127.0.0.1', port });
-    const pair: [Socket, Socket] = [client, upstream];
-    pairs.add(pair);
-    const end = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+/**
+ * A real server in this process on an embedded PostgreSQL of its own (a fresh DATA_DIR, so a test
+ * may kill its postmaster), logging into `log`. At the end it is closed, any process of its
+ * cluster left by a failing test is killed, and the directory removed.
+ */
+export async function serverOnOwnCluster(t: { teardown(fn: () => unknown): void }, prefix: string): Promise<{ server: RunningServer; clusterDir: string; log: ReturnType<typeof recordingLog> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), prefix));
+  const clusterDir = join(dataDir, 'pg');
+  const log = recordingLog();
+  const server = await startServer({
+    config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO: '0', LOG_LEVEL: 'silent' }),
+    log,
+    panel: { refresh: () => {} },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const own = (server.address() as AddressInfo).port;
-  const relay: PgRelay = {
-    urlFor(url) {
-      const u = new URL(url);
-      u.hostname = '127.0.0.1';
-      u.port = String(own);
-      return u.toString();
-    },
-    get open() {
-      return pairs.size;
-    },
-    refuseNew: false,
-    close() {
-      for (const [a, b] of pairs) {
-        a.destroy();
-        b.destroy();
-      }
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-  t.teardown(() => relay.close());
-  return relay;
+  t.teardown(async () => {
+    await server.close().catch(() => {});
+    killCluster(clusterDir);
+    removeDataDir(dataDir);
+  });
+  return { server, clusterDir, log };
 }

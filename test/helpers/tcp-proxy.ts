@@ -5,6 +5,13 @@ export interface TcpProxy {
   port: number;
   /** Where connections go from now on (a restarted server's port). */
   target: number;
+  /**
+   * true: new connections are closed at once, as by a server that refuses them (a PostgreSQL in a
+   * smart shutdown: the sessions it has keep working); false: let through again.
+   */
+  refuseNew: boolean;
+  /** Connections the proxy carries now. */
+  readonly open: number;
   /** Cuts every connection at once, as a broken network or a dead router does: both ends see it close. */
   cut(): void;
   close(): Promise<void>;
@@ -17,6 +24,10 @@ export interface TcpProxy {
 export async function tcpProxy(target: number): Promise<TcpProxy> {
   const pairs = new Set<[Socket, Socket]>();
   const server = createServer((client) => {
+    if (proxy.refuseNew) {
+      client.destroy();
+      return;
+    }
     const upstream = createConnection({ host: '127.0.0.1', port: proxy.target });
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
@@ -36,6 +47,10 @@ export async function tcpProxy(target: number): Promise<TcpProxy> {
     url: `http://127.0.0.1:${port}`,
     port,
     target,
+    refuseNew: false,
+    get open() {
+      return pairs.size;
+    },
     cut() {
       for (const [a, b] of pairs) {
         a.destroy();

@@ -6,16 +6,12 @@
  * upgrade; those let in are closed 4408 after 10 s; an authenticated socket works all along.
  */
 import t from 'tap';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { freshDatabase } from '../helpers/db.ts';
 import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
 import { rawSocket } from '../helpers/raw-ws.ts';
+import { serveProcess } from '../helpers/serve-process.ts';
 
 const FD_LIMIT = 256;
 const FLOOD = 600;
@@ -29,32 +25,9 @@ t.teardown(db.drop);
 await seedGuild(db.sql, G);
 const key = await unscopedKey(db.sql, G);
 
-const bin = fileURLToPath(new URL('../../server/bin/dispatch-terminal.mjs', import.meta.url));
-const dataDir = mkdtempSync(join(tmpdir(), 'dt-flood-'));
-const child = spawn('bash', ['-c', `ulimit -n ${FD_LIMIT} && exec "$0" "$1" serve`, process.execPath, bin], {
-  cwd: fileURLToPath(new URL('../..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'],
-  env: {
-    ...process.env, DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: '0', DEMO: '0', LOG_LEVEL: 'warn', PUBLIC_URL: '',
-    WS_PENDING_MAX: String(PENDING_MAX), WS_PENDING_PER_ADDRESS: String(PER_ADDRESS),
-  },
-});
-const exited = new Promise((resolve) => child.once('exit', resolve));
-t.teardown(async () => {
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  await exited;
-  rmSync(dataDir, { recursive: true, force: true });
-});
-let stderr = '';
-child.stderr!.on('data', (d) => (stderr += d));
-const url = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-    const m = /listening on (\S+)/.exec(out);
-    if (m) resolve(m[1]);
-  });
-  void exited.then(() => reject(new Error(`serve exited: ${out}${stderr}`)));
-});
+const { url } = await serveProcess(t, {
+  DATABASE_URL: db.url, LOG_LEVEL: 'warn', WS_PENDING_MAX: String(PENDING_MAX), WS_PENDING_PER_ADDRESS: String(PER_ADDRESS),
+}, { fdLimit: FD_LIMIT });
 const { port } = new URL(url);
 
 /** GET /api/v1/health on a fresh connection: its status, or 0 when no answer came within 3 s. */
