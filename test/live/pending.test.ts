@@ -1,5 +1,5 @@
 /**
- * Issue 27, item 3 (the rules; test/live/flood.test.ts is the attack under a low file limit): a
+ * Issue 27, item 3 (the rules; test/faults/ws-flood.test.ts is the attack under a low file limit): a
  * socket that proves no principal within WS_AUTH_TIMEOUT_MS is closed 4408, whatever it does
  * meanwhile; pending sockets are capped per client address (429) and in total (503) at the
  * upgrade, the refused connection closed; behind a trusted proxy the forwarded address counts.
