@@ -89,6 +89,8 @@ t.test('a letterhead with that logo: preview, edit, stale edit, reorder, delete'
   await admin.press(`#letterhead-${id}-form-footer`, 'Tab');
   await admin.click(`#letterhead-${id}-form-save`);
   await admin.locator('#letterheads-result').getByText('Briefkopf „Wache Nord“ gespeichert.').waitFor();
+  // The list shows the saved version when it has read it again, which may be a moment after the message.
+  await admin.waitForFunction(([sel, old]) => document.querySelector(sel)?.getAttribute('src') !== old, [preview, before] as const, { timeout: 5000 }).catch(() => {});
   const after = await admin.locator(preview).getAttribute('src');
   t.not(after, before, 'the preview is asked for afresh after saving');
   t.ok(await naturalWidth(admin, preview) > 0, 'and loads');
