@@ -38,8 +38,6 @@ export interface ServerOptions {
   chat?: Partial<ChatOptions>;
   /** How often forgotten shifts are looked for (tests shorten it). */
   autoClose?: Partial<AutoCloseOptions>;
-  /** false: `rest.constant` routes call their procedure on every request (bench: the procedure path's cost). */
-  constantAnswers?: boolean;
 }
 
 /** Composition root: database, bus, auth, transport. Listens on config.host:config.port (0 = any free port). */
@@ -64,7 +62,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   dbHealth.onChange((up) => {
     if (up) deps.hub.checkPositions().catch((err) => log.warn('catch-up after the database came back failed', { error: String(err) }));
   });
-  const { app, ws } = createApp(deps, { constantAnswers: opts.constantAnswers });
+  const { app, ws } = createApp(deps);
   /** What the server opened before it listens, closed in reverse: on shutdown, or when it cannot listen. */
   let autoClose: ReturnType<typeof startAutoClose> | null = null;
   let medicSweep: ReturnType<typeof startMedicSweep> | null = null;

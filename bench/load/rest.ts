@@ -15,7 +15,8 @@ export type LoadJob = {
   serverPid?: number;
   postmasterPid?: number;
 } & (
-  | { kind: 'health'; port: number }
+  /** GET `path` in a loop (default /api/v1/health). */
+  | { kind: 'health'; port: number; path?: string }
   | { kind: 'clock'; port: number; key: string; badges: number[] }
   | { kind: 'sql'; databaseUrl: string; guildId: string; userIds: string[] }
 );
@@ -53,9 +54,9 @@ function request(method: string, path: string, headers: Record<string, string>, 
   return Buffer.from(`${lines.join('\r\n')}\r\n\r\n${body ?? ''}`);
 }
 
-/** GET /api/v1/health in a loop. */
-function healthConversation(counter: { ops: number }): () => Conversation {
-  const req = request('GET', '/api/v1/health', {});
+/** GET `path` (an inputless public route) in a loop. */
+function healthConversation(counter: { ops: number }, path: string): () => Conversation {
+  const req = request('GET', path, {});
   return () => {
     let sent = 0;
     return {
@@ -165,7 +166,7 @@ let measuredMs: number;
 if (job.kind === 'sql') {
   measuredMs = await sqlLoop(job, counter);
 } else {
-  const conversation = job.kind === 'health' ? healthConversation(counter) : clockConversation(counter, job.key, job.badges, job.connections);
+  const conversation = job.kind === 'health' ? healthConversation(counter, job.path ?? '/api/v1/health') : clockConversation(counter, job.key, job.badges, job.connections);
   ({ measuredMs } = await runHttpLoad({ port: job.port, connections: job.connections, conversation, warmupMs: job.warmupMs, durationMs: job.durationMs, onMeasure }));
 }
 const { p50, p99 } = latencies.percentiles();

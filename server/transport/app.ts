@@ -20,14 +20,14 @@ export function assertNativeUws(): void {
   }
 }
 
-export function createApp(deps: Deps, opts: { constantAnswers?: boolean } = {}): { app: uWS.TemplatedApp; routes: RestRoute[]; ws: WebSocketEndpoint } {
+export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRoute[]; ws: WebSocketEndpoint } {
   assertNativeUws();
   // Every route mounted below, any method and the WebSocket upgrade, checks the request's framing first.
   const app = checkFramingFirst(uWS.App());
   const routes = restRoutes(appRouter);
   deps.fanout = createFanout(app);
   const ws = mountWebSocket(app, deps);
-  mountRest(app, deps, routes, opts);
+  mountRest(app, deps, routes);
   mountTrpcHttp(app, deps);
   mountAuthRoutes(app, deps);
   mountDiscordLogin(app, deps);

@@ -4,7 +4,7 @@ import { AppError } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { createContext } from '../trpc/context.ts';
 import { clip, describeIssues, publicMessage, toTRPCError, type PlaceOf } from '../trpc/errors.ts';
-import { invokeProcedure } from '../trpc/invoke.ts';
+import { callProcedure } from '../trpc/call.ts';
 import { parseJsonObject } from './json-body.ts';
 import { queryPairs, utf8Text } from './strict-text.ts';
 import { contentDisposition, readMultipartFile, type MultipartRead } from './multipart.ts';
@@ -29,9 +29,9 @@ const htmlHeaders = {
  * Mounts every REST route: request -> input (path params, query, JSON body) -> the procedure -> JSON.
  * A GET route answers HEAD too: the same status and headers, without the body.
  */
-export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[], opts: { constantAnswers?: boolean } = {}): void {
+export function mountRest(app: uWS.TemplatedApp, deps: Deps, routes: RestRoute[]): void {
   for (const route of routes) {
-    const constant = opts.constantAnswers === false ? null : constantAnswer(route);
+    const constant = constantAnswer(route);
     const door = (head: boolean) => (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
       // Answered inside uWS's callback: no promise, no microtask hop, the write is corked by uWS.
       if (constant?.body !== undefined && !req.getQuery()) {
@@ -92,9 +92,7 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   const ctx = await (early ?? makeContext());
   let output: unknown;
   try {
-    output = await invokeProcedure(route.procedure, {
-      ctx, path: route.procedurePath, type: route.type, getRawInput: rawInput(input), signal: undefined, batchIndex: 0,
-    });
+    output = await callProcedure(ctx, route.procedurePath, route.type, input);
   } catch (err) {
     throw withPlaces(err, placesOf(route, http));
   }
@@ -145,12 +143,6 @@ function guildOf(route: RestRoute, http: HttpReq): string | undefined {
   if (header !== undefined || !route.meta.rest!.guildQuery || !http.query) return header;
   return new URLSearchParams(http.query).get('guild') ?? undefined;
 }
-
-/**
- * The procedure's `getRawInput`. Made by this function, not written inline: tsx keeps function
- * names, so an inline arrow in the options object cost an `Object.defineProperty` on every request.
- */
-const rawInput = (input: unknown) => () => Promise.resolve(input);
 
 function buildInput(route: RestRoute, http: HttpReq, rawParams: string[], body: Buffer | null): unknown {
   const fields: Record<string, unknown> = {};

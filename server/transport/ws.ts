@@ -1,13 +1,10 @@
 import type uWS from 'uWebSockets.js';
-import { TRPCError } from '@trpc/server';
-import {
-  getErrorShape, getTRPCErrorFromUnknown, isAsyncIterable, isTrackedEnvelope,
-  parseConnectionParamsFromUnknown, transformTRPCResponse,
-} from '@trpc/server/unstable-core-do-not-import';
+import { getErrorShape, getTRPCErrorFromUnknown, isTrackedEnvelope, transformTRPCResponse, TRPCError } from '@trpc/server';
+import { isAsyncIterable, parseConnectionParamsFromUnknown } from '@trpc/server/unstable-core-do-not-import';
 import type { Deps } from '../deps.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import type { Context } from '../trpc/context.ts';
-import { invokeProcedure, procedureAt } from '../trpc/invoke.ts';
+import { callProcedure } from '../trpc/call.ts';
 import { isCrossSite } from './http.ts';
 import { frameText, idOf, parseClientMessage } from './ws-messages.ts';
 import { CredentialRevoked, createSocketCredentials } from './ws-credentials.ts';
@@ -85,7 +82,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     send(ws, { id, error: getErrorShape({ config, error, type, path, input: undefined, ctx }) });
   }
 
-  async function handle(ws: Socket, raw: unknown, batchIndex: number) {
+  async function handle(ws: Socket, raw: unknown) {
     const d = ws.getUserData();
     let msg;
     try {
@@ -127,7 +124,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
         subsByPrincipal.set((counted = d.principalKey), n + 1);
       }
       const callCtx: Context = type === 'subscription' ? { ...connCtx, ws: { ws: ws as never, subIdJson: idKey, isOpen: () => d.open } } : connCtx;
-      const result = await invokeProcedure(procedureAt(path, type), { path, getRawInput: async () => input, ctx: callCtx, type, signal: abort.signal, batchIndex });
+      const result = await callProcedure(callCtx, path, type, input, abort.signal);
       if (type !== 'subscription') {
         send(ws, { id, result: { type: 'data', data: result } });
         return;
@@ -237,7 +234,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
         for (const id of ids.length ? ids : [null]) sendError(ws, id, error, 'unknown');
         return;
       }
-      list.forEach((m, i) => void handle(ws, m, i));
+      for (const m of list) void handle(ws, m);
     },
 
     close(ws) {

@@ -1,5 +1,4 @@
-import { TRPCError } from '@trpc/server';
-import { getTRPCErrorFromUnknown } from '@trpc/server/unstable-core-do-not-import';
+import { getTRPCErrorFromUnknown, TRPCError } from '@trpc/server';
 import { databaseUnavailable, isConnectionFailure } from '../store/faults.ts';
 
 interface Issue { path: PropertyKey[]; message: string; code?: string; keys?: string[] }
