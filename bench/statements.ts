@@ -57,8 +57,8 @@ export async function run(args: string[]): Promise<void> {
       },
       {
         label: 'server     clock-in + clock-out by badge',
-        prepare: [`PREPARE clock_in(text, text) AS ${oneLine(clockIn)}`, `PREPARE clock_out(text, text) AS ${oneLine(clockOut)}`],
-        pair: (i) => [`EXECUTE clock_in('${GUILD}', '${normalizeBadge(person(i))}')`, `EXECUTE clock_out('${GUILD}', '${normalizeBadge(person(i))}')`],
+        prepare: [clockIn.prepare('clock_in'), clockOut.prepare('clock_out')],
+        pair: (i) => [clockIn.execute('clock_in', normalizeBadge(person(i))), clockOut.execute('clock_out', normalizeBadge(person(i)))],
       },
     ];
     process.stdout.write(`bench statements: PostgreSQL instructions per clock pair (callgrind, single-user backend), ${pairs} pairs after ${WARMUP_PAIRS}\n\n`);
@@ -86,23 +86,30 @@ export async function run(args: string[]): Promise<void> {
  */
 async function prepareCluster(dir: string) {
   const embedded = await startEmbeddedPostgres(dir, createLog('warn'));
-  const sql = connect(embedded.url, 1); // one connection: the store's statements are prepared on it
+  // One connection: the store's statements are prepared on it. postgres.js's `debug` option hands
+  // over each statement with its parameters as the store ran them.
+  const ran: { text: string; params: unknown[] }[] = [];
+  const sql = connect(embedded.url, 1, 'bench', { debug: (_connection, text, params) => void ran.push({ text, params: [...params] }) });
   try {
     await migrate(sql);
     await insertGuild(sql, GUILD, 'Bench');
     for (let i = 1; i <= PEOPLE; i++) {
       await insertPerson(sql, GUILD, { userId: `bench-${i}`, nickname: `Bench ${i}`, badge: normalizeBadge(i), rankId: null, isAdmin: false });
     }
-    await openShift(sql, GUILD, { badge: normalizeBadge(1) }, null);
-    await closeShift(sql, GUILD, { badge: normalizeBadge(1) }, null);
-    const prepared = await sql`select statement from pg_prepared_statements`;
-    const text = (marker: RegExp) => {
-      const found = prepared.map((r) => r.statement as string).filter((s) => marker.test(s) && s.includes('p.badge = $2'));
-      if (found.length !== 1) throw new Error(`expected one prepared clock statement matching ${marker}, found ${found.length}`);
-      return found[0];
+    const badge = normalizeBadge(1);
+    ran.length = 0;
+    await openShift(sql, GUILD, { badge }, null);
+    await closeShift(sql, GUILD, { badge }, null);
+    const prepared = await sql`select statement, parameter_types::text[] as types from pg_prepared_statements`;
+    const statement = (marker: RegExp) => {
+      const found = ran.filter((r) => marker.test(r.text));
+      if (found.length !== 1) throw new Error(`expected one clock statement matching ${marker}, found ${found.length}`);
+      const types = prepared.find((p) => p.statement === found[0].text)?.types as string[] | undefined;
+      if (!types) throw new Error(`the clock statement matching ${marker} was not prepared`);
+      return preparedStatement(found[0].text, types, found[0].params, badge);
     };
-    const clockIn = text(/insert into shifts/);
-    const clockOut = text(/update shifts s set clock_out_at/);
+    const clockIn = statement(/insert into shifts/);
+    const clockOut = statement(/update shifts s/);
     await sql`insert into shifts (guild_id, user_id, clock_in_at, clock_out_at, status)
       select ${GUILD}, 'bench-' || (1 + i % ${PEOPLE}), now() - interval '1 day', now() - interval '23 hours', 'CLOSED'
       from generate_series(1, 20000) i`;
@@ -116,6 +123,21 @@ async function prepareCluster(dir: string) {
     await sql.end({ timeout: 1 });
     await embedded.stop();
   }
+}
+
+/**
+ * A statement as the server prepared it, for PREPARE/EXECUTE in a single-user backend: its
+ * parameters as the store bound them, with the badge it ran for replaced by each pair's own.
+ */
+function preparedStatement(text: string, types: string[], params: unknown[], badge: string) {
+  const literal = (v: unknown): string => v === null || v === undefined ? 'NULL'
+    : Array.isArray(v) ? `ARRAY[${v.map(literal).join(', ')}]`
+      : typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : String(v);
+  return {
+    prepare: (name: string) => `PREPARE ${name}(${types.join(', ')}) AS ${oneLine(text)}`,
+    execute: (name: string, pairBadge: string) =>
+      `EXECUTE ${name}(${params.map((p, i) => `${literal(p === badge ? pairBadge : p)}::${types[i]}`).join(', ')})`,
+  };
 }
 
 /** Instructions callgrind counts for a single-user backend (on a copy of the cluster) running `n` pairs. */

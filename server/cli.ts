@@ -1,17 +1,11 @@
+// Each command imports what it needs when it runs (`await import`): a command that writes one row
+// does not load the server, the Discord bot, the charts or the board, and starts in well under a second.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLog } from './core/log.ts';
-import { normalizeBadge } from './core/badge.ts';
 import { openDatabase } from './store/open.ts';
-import { insertGuild } from './domains/guilds/store.ts';
-import { insertPerson, rankIdByIdOrName, rankNames } from './domains/people/store.ts';
-import { createApiKey } from './domains/apikeys/service.ts';
-import { createLoginLink } from './auth/login-links.ts';
 import { isScope, scopes as knownScopes } from './auth/scopes.ts';
-import { seedDemo, seedDemoHistory } from './seed/demo.ts';
-import { startServer } from './main.ts';
-import { boardBundle } from './domains/board/bundle.ts';
-import type { Sql } from './store/db.ts';
+import type { Database, Sql } from './store/db.ts';
 import type { Deps } from './deps.ts';
 import { recordRunningServer, runningServerUrl } from './store/running-server.ts';
 
@@ -61,15 +55,15 @@ function exitOnStopSignal(code: number): () => void {
   };
 }
 
-async function withDb<T>(fn: (sql: Sql, config: Config) => Promise<T>): Promise<T> {
+async function withDb<T>(fn: (sql: Sql, config: Config, db: Database) => Promise<T>): Promise<T> {
   const config = loadConfig();
   const interruptible = exitOnStopSignal(130);
   try {
-    const db = await openDatabase(config, createLog(config.logLevel === 'info' ? 'warn' : config.logLevel), 2);
+    const { db, close } = await openDatabase(config, createLog(config.logLevel === 'info' ? 'warn' : config.logLevel), 2);
     try {
-      return await fn(db.sql, config);
+      return await fn(db.sql, config, db);
     } finally {
-      await db.close();
+      await close();
     }
   } finally {
     interruptible();
@@ -78,6 +72,8 @@ async function withDb<T>(fn: (sql: Sql, config: Config) => Promise<T>): Promise<
 
 async function serve() {
   const starting = exitOnStopSignal(0); // asked to stop while starting: end now
+  const { startServer } = await import('./main.ts');
+  const { boardBundle } = await import('./domains/board/bundle.ts');
   const server = await startServer();
   const { config } = server.deps;
   const forget = recordOrWarn(server.deps);
@@ -98,12 +94,13 @@ async function serve() {
   starting();
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  // Build the board now, not on its first visitor's request; a broken build is logged and tried again per request.
-  boardBundle().catch((err) => server.deps.log.error('board build failed', { error: String(err) }));
+  // Read the built board now, not on its first visitor's request; a missing build is logged here and tried again per request.
+  boardBundle().catch((err) => server.deps.log.error('the board cannot be served', { error: String(err) }));
   if (config.demo) {
-    const demo = await seedDemo(server.deps.sql, config.publicUrl);
+    const { seedDemo, seedDemoHistory } = await import('./seed/demo.ts');
+    const demo = await seedDemo(server.deps.db, config.publicUrl);
     if (demo) {
-      await seedDemoHistory(server.deps.sql);
+      await seedDemoHistory(server.deps.db);
       printDemo(demo);
     }
   }
@@ -149,6 +146,7 @@ export async function main(argv: string[]): Promise<void> {
       need(values, 'id', 'name');
       if (!/^[0-9A-Za-z_-]{1,64}$/.test(values.id!)) throw new UsageError('--id must be 1-64 letters, digits, _ or -');
       return withDb(async (sql) => {
+        const { insertGuild } = await import('./domains/guilds/store.ts');
         if (!(await insertGuild(sql, values.id!, values.name!.trim()))) throw new UsageError(`guild ${values.id} exists already`);
         console.log(`guild ${values.id} created`);
       });
@@ -160,6 +158,7 @@ export async function main(argv: string[]): Promise<void> {
         if (unknown.length) throw new UsageError(`unknown scope ${unknown.join(', ')}; known: ${knownScopes.join(', ')}`);
         if (scopes && scopes.length === 0) throw new UsageError('--scopes needs at least one scope');
         await requireGuild(sql, values.guild!);
+        const { createApiKey } = await import('./domains/apikeys/service.ts');
         console.log((await createApiKey(sql, values.guild!, values.name!.trim(), scopes)).key);
       });
     case 'person add':
@@ -167,6 +166,8 @@ export async function main(argv: string[]): Promise<void> {
       if (!/^\d{1,6}$/.test(values.badge!)) throw new UsageError('--badge must be 1 to 6 digits');
       return withDb(async (sql) => {
         await requireGuild(sql, values.guild!);
+        const { insertPerson, rankIdByIdOrName, rankNames } = await import('./domains/people/store.ts');
+        const { normalizeBadge } = await import('./core/badge.ts');
         let rankId: string | null = null;
         if (values.rank) {
           rankId = await rankIdByIdOrName(sql, values.guild!, values.rank);
@@ -179,12 +180,16 @@ export async function main(argv: string[]): Promise<void> {
       });
     case 'login-link':
       need(values, 'guild', 'user');
-      return withDb(async (sql, config) => console.log(await createLoginLink(sql, linkBase(config), values.guild!, values.user!)));
-    case 'demo':
       return withDb(async (sql, config) => {
-        const demo = await seedDemo(sql, linkBase(config));
+        const { createLoginLink } = await import('./auth/login-links.ts');
+        console.log(await createLoginLink(sql, linkBase(config), values.guild!, values.user!));
+      });
+    case 'demo':
+      return withDb(async (_sql, config, db) => {
+        const { seedDemo, seedDemoHistory } = await import('./seed/demo.ts');
+        const demo = await seedDemo(db, linkBase(config));
         if (demo) {
-          await seedDemoHistory(sql);
+          await seedDemoHistory(db);
           printDemo(demo);
         }
         else console.log('demo guild exists already; get a login link with: dispatch-terminal login-link --guild 100000000000000001 --user 200000000000000001');

@@ -1,6 +1,6 @@
 import type { Config } from './config.ts';
 import type { Log } from './core/log.ts';
-import type { Sql } from './store/db.ts';
+import type { Database, Sql } from './store/db.ts';
 import type { DatabaseHealth } from './store/health.ts';
 import type { Bus } from './hub/bus.ts';
 import type { Authenticator } from './auth/principal.ts';
@@ -16,7 +16,10 @@ export interface PanelRefresher { refresh(guildId: string): void }
 export interface Deps {
   config: Config;
   log: Log;
-  sql: Sql;
+  /** The database: `inGuildTx(deps.db, …)` and `db.begin` for transactions. */
+  db: Database;
+  /** `db.sql`, the pool for single statements: read per query (a getter), never kept (`Database.renew` replaces it). */
+  readonly sql: Sql;
   /** Whether PostgreSQL answers (readiness, the boards' degraded signal). */
   dbHealth: DatabaseHealth;
   bus: Bus;

@@ -4,14 +4,13 @@ import type { Deps, PanelRefresher } from './deps.ts';
 import { createAuthenticator } from './auth/principal.ts';
 import { sessionCookieName } from './auth/login-links.ts';
 import { createMemoryBus, type Bus } from './hub/bus.ts';
-import { createRedisBus } from './hub/bus-redis.ts';
 import { createGuildDirectory } from './domains/guilds/directory.ts';
 import { createChat, defaultChatOptions, type ChatOptions } from './chat/discord.ts';
 import { openDatabase } from './store/open.ts';
 import { createApp, listen } from './transport/app.ts';
 import type { WebSocketEndpoint } from './transport/ws.ts';
 import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
-import type { Sql } from './store/db.ts';
+import type { Database } from './store/db.ts';
 import { createDatabaseHealth, monitorDatabase } from './store/health.ts';
 import { syncEmojis } from './domains/emojis/service.ts';
 import { defaultAutoCloseOptions, startAutoClose, type AutoCloseOptions } from './domains/timeclock/auto-close.ts';
@@ -30,7 +29,7 @@ export interface ServerOptions {
   config?: Config;
   log?: Log;
   /** An already open database (tests); otherwise DATABASE_URL or the embedded cluster. */
-  sql?: Sql;
+  db?: Database;
   bus?: Bus;
   panel?: PanelRefresher;
   hub?: Partial<HubOptions>;
@@ -44,19 +43,21 @@ export interface ServerOptions {
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const config = { ...(opts.config ?? loadConfig()) };
   const log = opts.log ?? createLog(config.logLevel);
-  const db = opts.sql ? { sql: opts.sql, close: async () => {} } : await openDatabase(config, log, 10, { exclusive: true });
-  const bus = opts.bus ?? (config.redisUrl ? await createRedisBus(config.redisUrl, log) : createMemoryBus());
+  const database = opts.db ? { db: opts.db, close: async () => {} } : await openDatabase(config, log, 10, { exclusive: true });
+  const { db } = database;
+  // Loaded only when used, as the Discord bot is (chat/discord.ts): an idle single node stays light.
+  const bus = opts.bus ?? (config.redisUrl ? await (await import('./hub/bus-redis.ts')).createRedisBus(config.redisUrl, log) : createMemoryBus());
   const dbHealth = createDatabaseHealth();
-  const chat = createChat(config, db.sql, bus, log, { ...defaultChatOptions, ...opts.chat });
+  const chat = await createChat(config, db, bus, log, { ...defaultChatOptions, ...opts.chat });
   const deps: Deps = {
-    config, log, sql: db.sql, dbHealth, bus,
-    auth: createAuthenticator(db.sql, bus, sessionCookieName(config.secureCookies)),
-    guilds: createGuildDirectory(db.sql, bus),
+    config, log, db, get sql() { return db.sql; }, dbHealth, bus,
+    auth: createAuthenticator(db, bus, sessionCookieName(config.secureCookies)),
+    guilds: createGuildDirectory(db, bus),
     panel: opts.panel ?? chat.panel,
     chat,
-    hub: createHub(db.sql, bus, log, { ...defaultHubOptions, ...opts.hub }),
+    hub: createHub(db, bus, log, { ...defaultHubOptions, ...opts.hub }),
   };
-  const monitor = monitorDatabase(db.sql, dbHealth, log);
+  const monitor = monitorDatabase(db, dbHealth, log);
   // Back from an outage: every loaded guild catches up from the event log at once (commits whose
   // answer or bus message was lost), not at the next periodic position check.
   dbHealth.onChange((up) => {
@@ -70,7 +71,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     const steps: [string, () => unknown][] = [
       ['automatic shift closing', () => autoClose?.stop()], ['medic sweep', () => medicSweep?.stop()], ['Discord bot', () => chat.close()],
       ['database monitor', () => monitor.stop()], ['hub', () => deps.hub.close()], ['bus', () => bus.close()],
-      ['database', () => db.close()], ['charts', () => closeCharts()],
+      ['database', () => database.close()], ['charts', () => closeCharts()],
     ];
     // Each step runs whatever the ones before it did: the database, and the embedded PostgreSQL with it, is always stopped.
     for (const [name, step] of steps) {

@@ -1,7 +1,12 @@
 /**
- * The whole test suite: starts one embedded PostgreSQL for the run (or uses TEST_DATABASE_URL),
- * prepares a migrated template database, runs tap over test/, and ends with "N passed, N failed".
+ * The whole test suite: builds what users run (dist/, when missing or stale), starts one embedded
+ * PostgreSQL for the run (or uses TEST_DATABASE_URL), prepares a migrated template database, runs
+ * tap over test/, and ends with "N passed, N failed".
  * Each test file clones the template into its own database, so files run in parallel.
+ * Tests that spawn `server/bin/dispatch-terminal.mjs` run the compiled product; tests that start
+ * the server in-process run the TypeScript sources and serve dist/board-test (the board with its
+ * test hook). Both check their build against the sources when they load it and rebuild a stale
+ * one, so a test never runs an old build; building here first keeps the files from doing it.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -15,12 +20,21 @@ import { connect } from '../server/store/db.ts';
 import { migrate } from '../server/store/migrate.ts';
 import { TEMPLATE_DB } from './helpers/db.ts';
 import { ensureDebianPackages } from './helpers/debian.ts';
+import { ensureBuilt, targets } from '../server/build-check.mjs';
 
 const log = createLog('warn');
+const say = (line: string) => process.stdout.write(`${line}\n`);
+try {
+  await ensureBuilt(targets.product, say);
+  await ensureBuilt(targets.boardTest, say);
+} catch (err) {
+  process.stdout.write(`the build failed, so nothing was tested: ${(err as Error).message}\n\n0 passed, 1 failed\n`);
+  process.exit(1);
+}
 ensureDebianPackages([['redis-server', 'redis-server'], ['chromium', 'chromium']]); // multi-node tests run a real redis-server, browser tests Debian's chromium
 const dataDir = mkdtempSync(join(tmpdir(), 'dt-test-'));
 const embedded = process.env.TEST_DATABASE_URL ? null : await startEmbeddedPostgres(dataDir, log);
-const adminUrl = process.env.TEST_DATABASE_URL ?? embedded!.url;
+const adminUrl = process.env.TEST_DATABASE_URL || embedded!.url; // empty: unset
 
 const admin = connect(adminUrl, 1);
 await admin.unsafe(`drop database if exists ${TEMPLATE_DB}`);

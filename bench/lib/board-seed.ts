@@ -38,7 +38,7 @@ export function callsignOf(i: number): string {
  * server's REST API (`fill`), so it is stored and numbered the way users' writes are.
  */
 export async function seedDatabase(db: BenchDatabase, size: BoardSize, publicUrl: string): Promise<{ keys: string[] }> {
-  if (!(await seedDemo(db.sql, publicUrl))) throw new Error('the bench database already had the demo guild');
+  if (!(await seedDemo(db.db, publicUrl))) throw new Error('the bench database already had the demo guild');
   await db.sql`delete from units where guild_id = ${DEMO_GUILD}`; // the demo's four: the bench names its own
   for (let i = 0; i < size.units; i++) {
     await insertUnit(db.sql, DEMO_GUILD, { callsign: callsignOf(i), label: `${kinds[i % kinds.length]} ${Math.floor(i / kinds.length) + 1}`, orgUnit: orgUnits[i % orgUnits.length], status: '2' });

@@ -1,4 +1,4 @@
-import uWS from 'uWebSockets.js';
+import uWS from '../../server/transport/uws.ts';
 import { normalizeBadge } from '../../server/core/badge.ts';
 import { report, stopOnSignalOrOrphan } from './child.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLog } from '../../server/core/log.ts';
-import { connect, type Sql } from '../../server/store/db.ts';
+import { connect, Database, type Sql } from '../../server/store/db.ts';
 import { startEmbeddedPostgres } from '../../server/store/embedded.ts';
 import { removeDataDir } from '../../server/store/pg-cluster-dir.ts';
 import { readPostmasterPid } from '../../server/store/pg-process.ts';
@@ -15,6 +15,8 @@ export interface BenchDatabase {
   url: string;
   /** A small pool on it, for seeding and housekeeping between runs. */
   sql: Sql;
+  /** The same as the server's kind of handle (transactions: the demo seed). */
+  db: Database;
   /** The postmaster's pid when this process started the cluster (embedded), for CPU accounting. */
   postmasterPid: number | null;
   /** Drops the database, stops an embedded cluster and removes its directory; safe to call twice. */
@@ -53,10 +55,11 @@ export async function benchDatabase(): Promise<BenchDatabase> {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
     });
     const url = adminUrl!.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
-    const sql = connect(url, 2);
-    cleanups.push(() => sql.end({ timeout: 1 }));
+    const db = new Database(url, 2);
+    const sql = db.sql;
+    cleanups.push(() => db.end({ timeout: 1 }));
     await migrate(sql);
-    return { url, sql, postmasterPid: dataDir ? readPostmasterPid(join(dataDir, 'pg')) : null, close: cleanup };
+    return { url, sql, db, postmasterPid: dataDir ? readPostmasterPid(join(dataDir, 'pg')) : null, close: cleanup };
   } catch (err) {
     await cleanup();
     throw err;

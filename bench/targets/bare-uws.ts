@@ -2,7 +2,7 @@
  * Reference for `GET /api/v1/health`: bare uWebSockets.js answering the same bytes
  * (status, content-type, body) with no routing table, tRPC or JSON work.
  */
-import uWS from 'uWebSockets.js';
+import uWS from '../../server/transport/uws.ts';
 import { report, stopOnSignalOrOrphan } from '../lib/child.ts';
 
 const body = JSON.stringify({ ok: true });

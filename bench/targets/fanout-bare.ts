@@ -6,7 +6,7 @@
  * (empty) snapshot; it runs no tRPC, no auth and no state. Socket options match the server's.
  */
 import { randomBytes } from 'node:crypto';
-import uWS from 'uWebSockets.js';
+import uWS from '../../server/transport/uws.ts';
 import { loadConfig } from '../../server/config.ts';
 import { deltaFor, envelope, serializeTracked, trackedId, type LiveFrame } from '../../server/hub/frames.ts';
 import { report, stopOnSignalOrOrphan } from '../lib/child.ts';

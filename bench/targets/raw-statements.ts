@@ -6,7 +6,6 @@
  * Badges map to user ids as seeded; a clock-out updates the shift its clock-in inserted.
  */
 import { connect } from '../../server/store/db.ts';
-import { onWarm } from '../../server/store/warm.ts';
 import { serveClockTarget } from '../lib/clock-target.ts';
 
 const guildId = process.env.BENCH_GUILD_ID!;
@@ -18,7 +17,7 @@ serveClockTarget('raw statements', {
   async clockIn(badge) {
     const userId = userOf.get(badge);
     if (!userId) return false;
-    const [row] = await onWarm(sql, (db) => db`insert into shifts (guild_id, user_id) values (${guildId}, ${userId}) returning id`);
+    const [row] = await sql`insert into shifts (guild_id, user_id) values (${guildId}, ${userId}) returning id`;
     openShiftOf.set(badge, row.id as string);
     return true;
   },
@@ -26,7 +25,7 @@ serveClockTarget('raw statements', {
     const id = openShiftOf.get(badge);
     if (id === undefined) return false;
     openShiftOf.delete(badge);
-    await onWarm(sql, (db) => db`update shifts set clock_out_at = now(), status = 'CLOSED' where id = ${id}`);
+    await sql`update shifts set clock_out_at = now(), status = 'CLOSED' where id = ${id}`;
     return true;
   },
 }, () => sql.end({ timeout: 1 }));

@@ -11,9 +11,12 @@ import { Kiosk } from './alarm/kiosk.tsx';
 import { connection, counters, live } from './live/board-live.ts';
 import { played, ringing } from './alarm/audio.ts';
 
+/** Set by server/build.mjs: true only in the test build (dist/board-test), so the production board has no hook. */
+declare const DT_TEST_HOOKS: boolean;
+
 document.documentElement.lang = lang.value;
 /** For tests and the benchmark: the live stores and counters of this board. */
-(window as unknown as { dtBoard: unknown }).dtBoard = { live, counters, connection, audio: played, ringing };
+if (DT_TEST_HOOKS) (window as unknown as { dtBoard: unknown }).dtBoard = { live, counters, connection, audio: played, ringing };
 
 const kiosk = location.pathname.replace(/\/$/, '') === '/dispatch/alarm';
 linkLive();

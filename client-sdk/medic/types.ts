@@ -8,8 +8,11 @@ export type InjuryKind = 'gunshot' | 'stab' | 'laceration' | 'fracture' | 'burn'
 export type EcgRhythm = 'sinus' | 'sinus_tachycardia' | 'sinus_bradycardia' | 'atrial_fibrillation' | 'ventricular_tachycardia'
   | 'ventricular_fibrillation' | 'asystole' | 'pea' | 'stemi' | 'other';
 
-/** Every event: `id` chosen by the game (unique per guild; a resend is a `duplicate`), `at` epoch ms. */
-interface Envelope { id: string; citizenId: string; at: number }
+/**
+ * Every event: `id` chosen by the game (unique per guild; a resend is a `duplicate`); `at` its game
+ * time, epoch milliseconds or an ISO 8601 string (the server answers every time in ISO 8601 UTC).
+ */
+interface Envelope { id: string; citizenId: string; at: number | string }
 
 export type MedicEvent = Envelope & (
   | { type: 'patient_admitted'; name?: string; reason?: string; location?: string }
@@ -29,4 +32,4 @@ export type MedicEvent = Envelope & (
 export type MedicEventType = MedicEvent['type'];
 
 /** What `enqueue` takes: an event whose `id` (and `at`) the queue fills in when the game has none. */
-export type MedicEventInput = MedicEvent extends infer E ? E extends MedicEvent ? Omit<E, 'id' | 'at'> & { id?: string; at?: number } : never : never;
+export type MedicEventInput = MedicEvent extends infer E ? E extends MedicEvent ? Omit<E, 'id' | 'at'> & { id?: string; at?: number | string } : never : never;

@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors.ts';
 import { TtlCache } from '../core/ttl-cache.ts';
-import type { Sql } from '../store/db.ts';
+import type { Database } from '../store/db.ts';
 import type { Bus } from '../hub/bus.ts';
 import { hashSecret, isWellFormedApiKey } from './api-keys.ts';
 import type { Scope } from './scopes.ts';
@@ -28,7 +28,7 @@ const TOUCH_EVERY_MS = 60_000;
  * Resolves credentials to a principal. Hits are cached for a few seconds; revocations (key delete,
  * logout) drop the cache entry on every node through the bus, so they take effect at once.
  */
-export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
+export function createAuthenticator(db: Database, bus: Bus, cookieName: string) {
   const keys = new TtlCache<store.ApiKeyRow | null>(5_000);
   const sessions = new TtlCache<{ userId: string; kind: store.SessionKind } | null>(5_000);
   const members = new TtlCache<store.Membership | null>(5_000);
@@ -65,11 +65,11 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     const hex = hash.toString('hex');
     let row = keys.get(hex);
     if (row === undefined) {
-      row = await store.apiKeyByHash(sql, hash);
+      row = await store.apiKeyByHash(db.sql, hash);
       keys.set(hex, row);
     }
     if (!row) return { principal: null, failure: new AppError('UNAUTHORIZED', 'invalid API key') };
-    touchLater(`k:${row.id}`, () => store.touchApiKey(sql, row!.id));
+    touchLater(`k:${row.id}`, () => store.touchApiKey(db.sql, row!.id));
     return { principal: { kind: 'key', guildId: row.guildId, keyId: row.id, name: row.name, keyHash: hex, scopes: row.scopes as Scope[] | null } };
   }
 
@@ -78,7 +78,7 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     const hex = hash.toString('hex');
     let session = sessions.get(hex);
     if (session === undefined) {
-      const live = await store.liveSessionUser(sql, hash);
+      const live = await store.liveSessionUser(db.sql, hash);
       session = live ? { userId: live.userId, kind: live.kind } : null;
       sessions.set(hex, session);
     }
@@ -89,11 +89,11 @@ export function createAuthenticator(sql: Sql, bus: Bus, cookieName: string) {
     let member = members.get(memberKey);
     if (member === undefined) {
       const generation = memberGeneration;
-      member = await store.membership(sql, guildHeader, session.userId);
+      member = await store.membership(db.sql, guildHeader, session.userId);
       if (generation === memberGeneration) members.set(memberKey, member);
     }
     if (!member) return { principal: null, failure: new AppError('FORBIDDEN', 'you are not a member of this guild') };
-    touchLater(`s:${hex}`, () => store.touchSession(sql, hash));
+    touchLater(`s:${hex}`, () => store.touchSession(db.sql, hash));
     return {
       principal: {
         kind: 'session', guildId: guildHeader, userId: member.userId, nickname: member.nickname,

@@ -3,13 +3,11 @@ import type { Config } from '../config.ts';
 import type { Log } from '../core/log.ts';
 import type { Deps, PanelRefresher } from '../deps.ts';
 import type { Bus } from '../hub/bus.ts';
-import type { Sql } from '../store/db.ts';
-import { startBot, type Bot } from './bot.ts';
-import { createDiscordRest, fetchEmojiImage, fetchGuildEmojis } from './discord-rest.ts';
+import type { Database } from '../store/db.ts';
+import type { Bot } from './bot.ts';
 import { inviteUrl } from './invite.ts';
 import { discordLoginEnabled } from '../domains/chat/login.ts';
 import { createLoggingPanel, createPanelScheduler, defaultPanelTiming, type PanelScheduler, type PanelTiming } from './panel.ts';
-import { createPanelService } from './panel-service.ts';
 import { ChatUnavailableError, type ChatPlatform, type ChatStatus } from './platform.ts';
 import * as store from './store.ts';
 
@@ -41,7 +39,7 @@ const EMOJI_SETTLE_MS = 1_000;
  * onDuty), so each change is one edit however many nodes there are; when the holder dies, another
  * node takes the lease over once it expires (at most ttl + renew later) and refreshes every panel.
  */
-export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options: ChatOptions = defaultChatOptions): Chat {
+export async function createChat(config: Config, db: Database, bus: Bus, log: Log, options: ChatOptions = defaultChatOptions): Promise<Chat> {
   const discord = config.discord;
   const loginWithDiscord = discordLoginEnabled(config);
   const invite = inviteUrl(discord);
@@ -61,8 +59,12 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
     };
   }
 
+  // discord.js and @discordjs/rest are loaded only with a token: a server without Discord stays light.
+  const [{ startBot }, { createDiscordRest, fetchEmojiImage, fetchGuildEmojis }, { createPanelService }] = await Promise.all([
+    import('./bot.ts'), import('./discord-rest.ts'), import('./panel-service.ts'),
+  ]);
   const rest = createDiscordRest(discord);
-  const panels = createPanelService(sql, rest, log);
+  const panels = createPanelService(db, rest, log);
   const node = randomBytes(8).toString('hex');
   let bot: Bot | null = null;
   let scheduler: PanelScheduler | null = null;
@@ -75,7 +77,7 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
   const syncing = new Set<Promise<unknown>>();
 
   const refreshAll = async () => {
-    for (const guildId of await store.guildsWithPanels(sql)) scheduler?.refresh(guildId);
+    for (const guildId of await store.guildsWithPanels(db.sql)) scheduler?.refresh(guildId);
   };
 
   const stepDown = async (why: string) => {
@@ -90,7 +92,7 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
 
   const tick = async (deps: Deps, syncEmojis: (guildId: string) => Promise<unknown>) => {
     try {
-      const held = await store.claimLease(sql, PLATFORM, node, options.lease.ttlMs);
+      const held = await store.claimLease(db.sql, PLATFORM, node, options.lease.ttlMs);
       if (closed) return;
       if (!held) return void await stepDown('another node holds the gateway lease');
       lastClaimAt = Date.now();
@@ -127,7 +129,7 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
     fetchEmojis: (guildId) => fetchGuildEmojis(rest, guildId),
     fetchEmojiImage: (emoji) => fetchEmojiImage(discord.cdnUrl, emoji),
     async status(): Promise<ChatStatus> {
-      const state = await store.gatewayState(sql, PLATFORM);
+      const state = await store.gatewayState(db.sql, PLATFORM);
       return { enabled: true, connected: state?.connected ?? false, botName: state?.botName ?? null, inviteUrl: invite, loginWithDiscord };
     },
     inviteUrl: () => invite,
@@ -150,7 +152,7 @@ export function createChat(config: Config, sql: Sql, bus: Bus, log: Log, options
       await Promise.allSettled(syncing);
       const held = bot !== null;
       await stepDown('shutdown');
-      if (held) await store.releaseLease(sql, PLATFORM, node).catch(() => {});
+      if (held) await store.releaseLease(db.sql, PLATFORM, node).catch(() => {});
     },
   };
 }

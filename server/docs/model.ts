@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RestRoute } from '../transport/routes.ts';
+import { plainRoutes } from './plain-routes.ts';
 
 /** JSON Schema as zod 4 emits it (draft 2020-12). */
 export type JsonSchema = Record<string, any>;
@@ -30,6 +31,8 @@ export interface DocRoute {
   response: JsonSchema | null;
   produces: string;
   statuses: { status: number; meaning: string }[];
+  /** OpenAPI response objects by status, for routes whose answers the procedure model cannot say (plain-routes.ts). */
+  responses?: Record<string, unknown>;
 }
 
 const toJson = (schema: z.ZodType, io: 'input' | 'output'): JsonSchema => {
@@ -98,7 +101,7 @@ export function buildModel(routes: RestRoute[]): DocRoute[] {
     if (notFound) statuses.push({ status: 404, meaning: notFound });
     if (meta.errors?.[409]) statuses.push({ status: 409, meaning: meta.errors[409] });
     if (hasBody) statuses.push({ status: 413, meaning: meta.errors?.[413] ?? 'Body larger than 1 MiB.' });
-    if (route.method !== 'GET') statuses.push({ status: 415, meaning: meta.errors?.[415] ?? 'Body (or, with a session, the request) not sent as application/json.' });
+    if (route.method !== 'GET') statuses.push({ status: 415, meaning: meta.errors?.[415] ?? 'A body not sent as application/json (a request without any body needs no content type).' });
     if (meta.errors?.[429]) statuses.push({ status: 429, meaning: meta.errors[429] });
     const unavailable = meta.errors?.[503] ?? (meta.access !== 'none' ? 'Database unavailable (PostgreSQL down or restarting); retry after Retry-After seconds.' : null);
     if (unavailable) statuses.push({ status: 503, meaning: unavailable });
@@ -125,6 +128,11 @@ export function buildModel(routes: RestRoute[]): DocRoute[] {
       statuses,
     };
   });
+}
+
+/** Every documented route: the procedures' REST bindings, then the routes the transport mounts itself. */
+export function documentedRoutes(routes: RestRoute[]): DocRoute[] {
+  return [...buildModel(routes), ...plainRoutes];
 }
 
 /** Spec tag order (spec §4), then any others alphabetically. */

@@ -13,7 +13,7 @@ export function openApiDocument(model: DocRoute[], serverUrl: string, cookieName
       summary: r.summary,
       description: describe(r),
       parameters: r.params.map((p) => ({ name: p.name, in: p.in, required: p.required, schema: p.schema, ...(p.description ? { description: p.description } : {}), example: exampleFor(p.schema, p.name) })),
-      responses: Object.fromEntries(r.statuses.map(({ status, meaning }) => [String(status), status === 200 ? success(r) : { description: meaning, content: { 'application/json': { schema: errorRef } } }])),
+      responses: r.responses ?? Object.fromEntries(r.statuses.map(({ status, meaning }) => [String(status), status === 200 ? success(r) : { description: meaning, content: { 'application/json': { schema: errorRef } } }])),
       security: security(r),
       'x-access': r.access,
       ...(r.capability ? { 'x-capability': r.capability } : {}),

@@ -35,10 +35,10 @@ details summary{cursor:pointer}
 <h2>Authentication</h2>
 <ul>
 <li><b>API key</b>: <code>Authorization: Bearer stmp_…</code>. A key belongs to one guild. Unscoped keys (<code>stmp_…</code>) act as the guild's admin except on <code>/me</code> routes; scoped keys (<code>stmp_sc_…</code>) pass only routes that name one of their scopes.</li>
-<li><b>Session</b> (web board): the HttpOnly cookie from a one-time login link plus <code>x-guild-id: &lt;guildId&gt;</code>. Writes need <code>Content-Type: application/json</code> and must come from the same site.</li>
+<li><b>Session</b> (web board): the HttpOnly cookie from a one-time login link plus <code>x-guild-id: &lt;guildId&gt;</code>. Writes that send a body send it as <code>Content-Type: application/json</code> (a write without any body needs no content type) and must come from the same site.</li>
 </ul>
 <h2>Errors</h2>
-<p>Every error body is exactly <code>{"error": "…"}</code>. 400 invalid parameter or body (unknown fields included) · 401 missing or invalid key or session · 403 not allowed · 404 unknown route, record, or switched-off module · 409 conflict · 413 body over 1 MiB · 415 not <code>application/json</code> · 429 too many (rate limits send <code>Retry-After</code>) · 503 database unavailable (with <code>Retry-After</code>; <code>GET /api/v1/ready</code> is 503 meanwhile).</p>
+<p>Every error body is exactly <code>{"error": "…"}</code>. 400 invalid parameter or body (unknown fields included) · 401 missing or invalid key or session · 403 not allowed · 404 unknown route, record, or switched-off module · 409 conflict · 413 body over 1 MiB · 415 a body not sent as <code>application/json</code> · 429 too many (rate limits send <code>Retry-After</code>) · 503 database unavailable (with <code>Retry-After</code>; <code>GET /api/v1/ready</code> is 503 meanwhile).</p>
 ${sections}
 </main></body></html>`;
 }

@@ -1,5 +1,5 @@
 import type { Log } from '../core/log.ts';
-import type { Sql } from '../store/db.ts';
+import type { Database } from '../store/db.ts';
 import { applyOps, type TopicState } from './reducers.ts';
 import { eventsAfter, loadGuildSnapshot } from './snapshot.ts';
 import { hotTopics, type GuildEvent, type HotTopic } from './topics.ts';
@@ -36,7 +36,7 @@ export class GuildHub {
   /** The history changed (new epoch) and the reload has not succeeded yet. */
   private needsReload = false;
 
-  constructor(readonly guildId: string, private readonly sql: Sql, private readonly log: Log, private readonly opts: GuildHubOptions) {
+  constructor(readonly guildId: string, private readonly db: Database, private readonly log: Log, private readonly opts: GuildHubOptions) {
     this.ready = this.reload();
   }
 
@@ -76,7 +76,7 @@ export class GuildHub {
   }
 
   private async reload(): Promise<void> {
-    const snap = await loadGuildSnapshot(this.sql, this.guildId);
+    const snap = await loadGuildSnapshot(this.db, this.guildId);
     this.epoch = snap.epoch;
     this.head = snap.seq;
     this.states = snap.states;
@@ -126,7 +126,7 @@ export class GuildHub {
   private async readLog(): Promise<void> {
     await this.ready;
     for (;;) {
-      const rows = await eventsAfter(this.sql, this.guildId, this.head, 1000);
+      const rows = await eventsAfter(this.db.sql, this.guildId, this.head, 1000);
       for (const r of rows) this.receive({ guildId: this.guildId, epoch: this.epoch, seq: r.seq, at: r.at, deltas: r.deltas });
       if (rows.length < 1000) break;
     }

@@ -1,5 +1,5 @@
 import type { Log } from '../core/log.ts';
-import type { Sql } from '../store/db.ts';
+import type { Database } from '../store/db.ts';
 import type { Bus } from './bus.ts';
 import { GuildHub, type GuildHubOptions } from './guild-hub.ts';
 import { streamHeads } from './snapshot.ts';
@@ -17,7 +17,7 @@ export const defaultHubOptions: HubOptions = { ringSize: 2048, gapGraceMs: 30, p
  * The node's live state of every watched guild. Guilds load on first watch; bus events for
  * guilds nobody watches here are ignored (the log has them).
  */
-export function createHub(sql: Sql, bus: Bus, log: Log, opts: HubOptions = defaultHubOptions) {
+export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = defaultHubOptions) {
   const guilds = new Map<string, GuildHub>();
 
   const offEvents = bus.onEvents((events) => {
@@ -29,7 +29,7 @@ export function createHub(sql: Sql, bus: Bus, log: Log, opts: HubOptions = defau
 
   async function checkPositions() {
     if (guilds.size === 0) return;
-    const heads = await streamHeads(sql, [...guilds.keys()]);
+    const heads = await streamHeads(db.sql, [...guilds.keys()]);
     for (const g of guilds.values()) {
       const h = heads.get(g.guildId);
       if (!h) continue;
@@ -48,7 +48,7 @@ export function createHub(sql: Sql, bus: Bus, log: Log, opts: HubOptions = defau
     async guild(guildId: string): Promise<GuildHub> {
       let g = guilds.get(guildId);
       if (!g) {
-        g = new GuildHub(guildId, sql, log, opts);
+        g = new GuildHub(guildId, db, log, opts);
         guilds.set(guildId, g);
         g.ready.catch(() => guilds.delete(guildId));
       }

@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.ts';
-import type { Sql } from '../store/db.ts';
+import type { Database, Sql } from '../store/db.ts';
 import { decodeDeltas } from '../store/event-codec.ts';
 import type { TopicState } from './reducers.ts';
 import { overviewCounters, type HotTopic } from './topics.ts';
@@ -15,8 +15,8 @@ export interface GuildSnapshot {
  * Loads every hot topic of a guild and the stream position they correspond to, from one
  * REPEATABLE READ snapshot: the state is exactly the result of events 1..seq.
  */
-export async function loadGuildSnapshot(sql: Sql, guildId: string): Promise<GuildSnapshot> {
-  return sql.begin('isolation level repeatable read read only', async (tx) => {
+export async function loadGuildSnapshot(db: Database, guildId: string): Promise<GuildSnapshot> {
+  return db.begin(async (tx) => {
     const [stream] = await tx`select epoch, seq::float8 as seq from event_streams where guild_id = ${guildId}`;
     if (!stream) throw new AppError('NOT_FOUND', `guild ${guildId} does not exist`); // every guild has its stream (sql/0006)
     const [onDuty, dispatchers, units, standby, calls] = await Promise.all([
@@ -25,7 +25,7 @@ export async function loadGuildSnapshot(sql: Sql, guildId: string): Promise<Guil
     const states = { onDuty, dispatchers, units: units.units, alarm: units.alarm, standby, calls, overview: {} } as Record<HotTopic, TopicState>;
     for (const [counter, topic] of Object.entries(overviewCounters)) states.overview[counter] = Object.keys(states[topic]).length;
     return { epoch: stream.epoch as string, seq: stream.seq as number, states };
-  }) as Promise<GuildSnapshot>;
+  }, 'isolation level repeatable read read only');
 }
 
 /** Committed events after `afterSeq`, in order (gap repair and catch-up). */

@@ -1,4 +1,4 @@
-import type { Sql } from '../store/db.ts';
+import type { Database } from '../store/db.ts';
 import { insertGuild } from '../domains/guilds/store.ts';
 import { insertPerson, insertRank } from '../domains/people/store.ts';
 import { insertUnit } from '../domains/units/store.ts';
@@ -38,8 +38,8 @@ const units = [
  * Seeds the demo guild when it does not exist yet. Returns the one-time login link and the
  * unscoped key (shown only now), or null when the guild was already there.
  */
-export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: string; loginLink: string; apiKey: string } | null> {
-  return sql.begin(async (tx) => {
+export async function seedDemo(db: Database, publicUrl: string): Promise<{ guildId: string; loginLink: string; apiKey: string } | null> {
+  return db.begin(async (tx) => {
     if (!(await insertGuild(tx, DEMO_GUILD, 'Demo Rettungsdienst'))) return null;
     for (const r of ranks) await insertRank(tx, DEMO_GUILD, r);
     for (const p of people) await insertPerson(tx, DEMO_GUILD, p);
@@ -51,7 +51,7 @@ export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: 
     const { key } = await createApiKey(tx, DEMO_GUILD, 'demo', null);
     const loginLink = await createLoginLink(tx, publicUrl, DEMO_GUILD, DEMO_ADMIN);
     return { guildId: DEMO_GUILD, loginLink, apiKey: key };
-  }) as Promise<{ guildId: string; loginLink: string; apiKey: string } | null>;
+  });
 }
 
 /**
@@ -60,9 +60,9 @@ export async function seedDemo(sql: Sql, publicUrl: string): Promise<{ guildId: 
  * (derived from hashes, not random). All closed, all ended before now. And one open patient file
  * (the Medic tab): injuries, treatments, 20 minutes of vital signs, an ECG, a tox screen, an X-ray.
  */
-export async function seedDemoHistory(sql: Sql): Promise<number> {
-  await seedDemoPatient(sql, DEMO_GUILD);
-  const rows = await sql`
+export async function seedDemoHistory(db: Database): Promise<number> {
+  await seedDemoPatient(db, DEMO_GUILD);
+  const rows = await db.sql`
     insert into shifts (guild_id, user_id, clock_in_at, clock_out_at, status)
     select p.guild_id, p.user_id, s.start, s.start + s.length, 'CLOSED'
     from people p

@@ -1,30 +1,11 @@
 import postgres from 'postgres';
-import { attachWarm } from './warm.ts';
-import { transaction } from './reserved.ts';
+import { isConnectionFailure } from './faults.ts';
+import { TransactionConnections } from './tx-connections.ts';
 
+/** A postgres.js instance: tagged queries (`sql\`…\``), `sql.json`, `sql.unsafe`, … */
 export type Sql = postgres.Sql<{}>;
-/** A connection that may be inside a transaction; store functions take this. */
+/** Where a store function runs its queries: `db.sql` (the pool), or a transaction's `tx.sql`. */
 export type Db = Sql | postgres.TransactionSql<{}>;
-
-/**
- * A pool of `max` connections to `url`. With `max` of 2 or more, one of them is the warm connection
- * of the hot writes (see warm.ts) and the pool proper has the others.
- *
- * The pool is renewable (`renewConnections`): after PostgreSQL was unreachable the server swaps in
- * fresh postgres.js instances and drains the old ones. postgres.js 3.4 keeps state of a lost
- * connection into its next one (an error message of the old backend that fails the first query
- * on the new one; a write flushed only by a timer the close cancelled, which leaves the new
- * connection waiting for its connect timeout; reconnect back-off that grows to 20 s), so a fresh
- * instance is the only way to be sure every connection after an outage is a clean one.
- */
-export function connect(url: string, max = 10): Sql {
-  if (max < 2) return renewable(url, max, 'dispatch-terminal');
-  const pool = renewable(url, max - 1, 'dispatch-terminal');
-  const warm = renewable(url, 1, 'dispatch-terminal/warm');
-  controls.get(pool)!.companions.push(warm);
-  attachWarm(pool, warm);
-  return pool;
-}
 
 /**
  * Timeouts, so that nothing waits forever on a database that is gone: a connection attempt gives
@@ -34,7 +15,11 @@ export function connect(url: string, max = 10): Sql {
  */
 const connectionTimeouts = { connect_timeout: 5, idle_timeout: 300, backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1) };
 
-function open(url: string, max: number, name: string): Sql {
+/**
+ * A postgres.js instance of up to `max` connections to `url`, with the project's options (bigint as
+ * BigInt, `undefined` as NULL, no notices on stdout). `extra` adds postgres.js options.
+ */
+export function connect(url: string, max = 10, name = 'dispatch-terminal', extra: Partial<postgres.Options<{}>> = {}): Sql {
   return postgres(url, {
     max,
     ...connectionTimeouts,
@@ -42,93 +27,118 @@ function open(url: string, max: number, name: string): Sql {
     connection: { application_name: name },
     types: { bigint: postgres.BigInt },
     transform: { undefined: null },
+    ...extra,
   });
 }
 
 /**
- * How long a renewed pool's old instance may take to finish what runs on it before its connections
- * are cut. Its idle connections close at once (a PostgreSQL shutting down waits for nothing of
- * ours); this bounds only queries that run on. Not a few seconds: cutting a connection that is
- * just opening is an unhandled rejection in postgres.js 3.4 (it reads the array types on each new
- * connection in a query whose failure nobody handles), which ends the process, and an old
- * instance still serves queries queued on it, opening connections for them, in its first seconds.
+ * How long an instance let go of (`renew`) may take to finish what runs on it before its
+ * connections are cut. Its idle connections close at once (a PostgreSQL shutting down waits for
+ * nothing of ours); this bounds only queries that run on. Not a few seconds: postgres.js 3.4 reads
+ * the array types on each new connection in a query whose failure nobody handles (upstream issues
+ * #1192, #1223), so cutting a connection that is just opening is an unhandled rejection, and an old
+ * instance still opens connections for the queries queued on it in its first seconds.
  */
-const DRAIN_S = 30;
-
-interface Control {
-  url: string;
-  /** Renewed, and ended, with this one (the warm connection of a pool). */
-  companions: Sql[];
-  /** Swaps in a fresh instance at once; the old one is ended in the background (see DRAIN_S). */
-  renew(url: string): void;
-}
-const controls = new WeakMap<Db, Control>();
-
-/** Members of a postgres.js instance that the facade hands on to the current one. */
-const members = ['types', 'typed', 'unsafe', 'notify', 'array', 'json', 'file', 'parameters', 'largeObject', 'subscribe',
-  'CLOSE', 'END', 'PostgresError', 'options', 'reserve', 'listen', 'close'] as const;
+export const DRAIN_S = 30;
 
 /**
- * A postgres.js instance behind a stable function: `facade\`…\``, `facade.unsafe(…)` and the rest
- * go to the current instance; `renew` replaces it and ends the old one once its queries are done
- * (see DRAIN_S). Every module keeps the facade, so a renewal reaches all of them. `begin` is
- * reserved.ts's `transaction`, safe when the connection is lost.
+ * The server's database: a pool for single statements (`db.sql`) and connections of their own for
+ * transactions (`db.begin`, `inGuildTx`), both postgres.js instances used through their public API.
+ *
+ * `db.sql` is the pool's current instance: read it for each query and never keep it, because
+ * `renew` replaces the instances after PostgreSQL was unreachable. postgres.js 3.4 carries state of
+ * a lost connection into its next one (an error message of the old backend that fails the first
+ * query on the new one, upstream #1223; a write flushed only by a timer the close cancelled, which
+ * leaves the new connection waiting for its connect timeout), so a fresh instance is the only way
+ * to be sure every connection after an outage is a clean one; and ending the old ones lets a
+ * PostgreSQL that shuts down (smart shutdown waits for its clients) complete.
  */
-function renewable(url: string, max: number, name: string): Sql {
-  let current = open(url, max, name);
-  const draining = new Set<Promise<void>>();
-  const facade = function (this: unknown, ...args: unknown[]) {
-    return (current as unknown as (...a: unknown[]) => unknown)(...args);
-  } as unknown as Sql;
-  for (const member of members) {
-    Object.defineProperty(facade, member, { get: () => (current as unknown as Record<string, unknown>)[member], enumerable: true });
+export class Database {
+  #pool: Sql;
+  #url: string;
+  readonly #size: number;
+  readonly #transactions: TransactionConnections;
+  readonly #draining = new Set<Promise<void>>();
+
+  /** `size`: connections of the pool, and as many more for transactions (each opened when first needed). */
+  constructor(url: string, size = 10) {
+    this.#url = url;
+    this.#size = size;
+    this.#pool = connect(url, size);
+    this.#transactions = new TransactionConnections(url, size, (to, onclose) => connect(to, 1, 'dispatch-terminal/tx', { onclose }), DRAIN_S);
   }
-  const control: Control = {
-    url,
-    companions: [],
-    renew(next) {
-      const old = current;
-      current = open(next, max, name);
-      control.url = next;
-      const drained: Promise<void> = old.end({ timeout: DRAIN_S }).catch(() => {}).then(() => {
-        draining.delete(drained);
-      });
-      draining.add(drained);
-      for (const companion of control.companions) controls.get(companion)!.renew(next);
-    },
-  };
-  // postgres.js's own begin sends ROLLBACK on a connection that is gone (reserved.ts says why).
-  facade.begin = ((options: string | ((tx: postgres.TransactionSql<{}>) => unknown), fn?: (tx: postgres.TransactionSql<{}>) => unknown) =>
-    typeof options === 'function' ? transaction(current, '', options) : transaction(current, options, fn!)) as Sql['begin'];
-  facade.end = async (options) => {
-    // Instances still draining are waited for up to the same timeout (their own is DRAIN_S).
-    const drained = Promise.all(draining);
-    const timeoutS = options?.timeout;
+
+  /** The pool's current instance, for single statements. Read it per query; `renew` replaces it. */
+  get sql(): Sql {
+    return this.#pool;
+  }
+
+  /** The URL the connections go to now. */
+  get url(): string {
+    return this.#url;
+  }
+
+  /**
+   * `fn` in one transaction on a connection of its own: BEGIN (with `mode`, e.g. `isolation level
+   * repeatable read`), `fn`'s statements, COMMIT. When `fn` throws, ROLLBACK, unless the connection is
+   * gone (PostgreSQL rolled back with the session). A COMMIT that PostgreSQL answers with ROLLBACK
+   * (a statement of `fn` failed without `fn` waiting for it) throws `TransactionRolledBack`.
+   * BEGIN travels with `fn`'s first statement, not in a round trip of its own.
+   */
+  async begin<T>(fn: (sql: Sql) => Promise<T>, mode = ''): Promise<T> {
+    const conn = await this.#transactions.take();
+    let clean = false;
+    let committing = false;
+    try {
+      const begun = conn.sql.unsafe(`begin ${mode.replace(/[^a-z ]/gi, '')}`).execute();
+      begun.catch(() => {}); // awaited below; if it failed, so did fn's statements
+      const value = await fn(conn.sql);
+      await begun;
+      committing = true;
+      const done = await conn.sql`commit`;
+      if (done.command === 'ROLLBACK') throw new TransactionRolledBack();
+      clean = true;
+      return value;
+    } catch (err) {
+      if (conn.lost || isConnectionFailure(err)) clean = false; // nothing more is sent on it; it is closed, not reused
+      else if (committing) clean = true; // COMMIT was answered: the transaction is over either way
+      else clean = await conn.sql`rollback`.then(() => true, () => false);
+      throw err;
+    } finally {
+      this.#transactions.give(conn, clean);
+    }
+  }
+
+  /**
+   * Lets go of every connection and opens fresh ones from now on, to `url` when given (the embedded
+   * PostgreSQL came back on another port): idle connections close at once, busy ones when what runs
+   * on them is done (at most DRAIN_S; `end` waits for that too, up to its own timeout).
+   */
+  renew(url = this.#url): void {
+    const old = this.#pool;
+    this.#url = url;
+    this.#pool = connect(url, this.#size);
+    const drained: Promise<void> = old.end({ timeout: DRAIN_S }).catch(() => {}).then(() => void this.#draining.delete(drained));
+    this.#draining.add(drained);
+    this.#transactions.renew(url);
+  }
+
+  /** Ends every connection; with `timeout` (s), queries still running then are cut. */
+  async end(options: { timeout?: number } = {}): Promise<void> {
+    const drained = Promise.all(this.#draining);
+    const timeoutS = options.timeout;
     await Promise.all([
-      current.end(options), ...control.companions.map((c) => c.end(options)),
+      this.#pool.end(options), this.#transactions.end(timeoutS),
       typeof timeoutS === 'number' ? Promise.race([drained, new Promise((r) => setTimeout(r, timeoutS * 1000).unref())]) : drained,
     ]);
-  };
-  controls.set(facade, control);
-  return facade;
+  }
 }
 
-/**
- * Replaces the connections of `sql` (made by `connect`) with fresh ones, to `url` when given (the
- * embedded PostgreSQL came back on another port): queries from now on use the new ones, while the
- * old ones finish what runs on them (DRAIN_S; `sql.end()` waits for that too, up to its timeout).
- * False when `sql` is not renewable (a plain postgres.js instance).
- */
-export function renewConnections(sql: Db, url?: string): boolean {
-  const control = controls.get(sql);
-  if (!control) return false;
-  control.renew(url ?? control.url);
-  return true;
-}
-
-/** The URL `sql` (made by `connect`) connects to now; null for a plain postgres.js instance. */
-export function urlOf(sql: Db): string | null {
-  return controls.get(sql)?.url ?? null;
+/** COMMIT was answered with ROLLBACK: a statement of the transaction failed. */
+export class TransactionRolledBack extends Error {
+  constructor() {
+    super('the transaction was rolled back: one of its statements failed');
+  }
 }
 
 /** One connection of its own to `url` for health probes: short connect timeout, never retried by postgres.js. */

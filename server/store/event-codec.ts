@@ -1,20 +1,27 @@
-import { clockInDeltas, clockOutDeltas, readClockIn, readClockOut, type ClockInFacts, type ClockOutFacts } from '../domains/timeclock/events.ts';
+import { clockInDeltas, clockOutDeltas, readClockIn, readClockOut } from '../domains/timeclock/events.ts';
 import type { GuildEvent } from '../hub/topics.ts';
 
 /**
  * `events.deltas` holds either the deltas themselves (`{ topic: [op, …] }`, what `inGuildTx`
- * writes) or the facts of a change as `[kind, …fields]`, which the kind's function turns into the
- * same deltas (the clock statements; see domains/timeclock/events.ts). Everything that reads events
- * back from the table goes through here, so the rest of the server only ever sees deltas.
+ * writes) or the facts of a change, which the kind's function turns into the same deltas (the
+ * clock statements; see domains/timeclock/events.ts): `{ "v": 1, "kind": …, … }`, or, in rows
+ * written before the facts had names, `[kind, …fields]`. Everything that reads events back from the
+ * table goes through here, so the rest of the server only ever sees deltas.
  */
 const kinds: Record<string, (facts: never) => GuildEvent['deltas']> = {
-  clockIn: (facts: ClockInFacts) => clockInDeltas(readClockIn(facts)),
-  clockOut: (facts: ClockOutFacts) => clockOutDeltas(readClockOut(facts)),
+  clockIn: (facts: Parameters<typeof readClockIn>[0]) => clockInDeltas(readClockIn(facts)),
+  clockOut: (facts: Parameters<typeof readClockOut>[0]) => clockOutDeltas(readClockOut(facts)),
 };
 
 export function decodeDeltas(stored: unknown): GuildEvent['deltas'] {
-  if (!Array.isArray(stored)) return stored as GuildEvent['deltas'];
-  const decode = typeof stored[0] === 'string' && Object.hasOwn(kinds, stored[0]) ? kinds[stored[0]] : null;
-  if (!decode) throw new Error(`event of unknown kind ${JSON.stringify(stored[0])}`);
+  const kind = Array.isArray(stored) ? stored[0] : isFacts(stored) ? stored.kind : null;
+  if (kind === null) return stored as GuildEvent['deltas'];
+  const decode = typeof kind === 'string' && Object.hasOwn(kinds, kind) ? kinds[kind] : null;
+  if (!decode) throw new Error(`event of unknown kind ${JSON.stringify(kind)}`);
   return decode(stored as never);
+}
+
+/** Named facts: a version and a kind. Deltas are keyed by topic, and every topic holds an array. */
+function isFacts(stored: unknown): stored is { v: unknown; kind: unknown } {
+  return typeof stored === 'object' && stored !== null && 'v' in stored && typeof (stored as { kind?: unknown }).kind === 'string';
 }

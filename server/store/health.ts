@@ -1,7 +1,7 @@
 import type { AppError } from '../core/errors.ts';
 import { limitRepeats, type Log } from '../core/log.ts';
 import { databaseUnavailable } from './faults.ts';
-import { openProbe, renewConnections, urlOf, type Sql } from './db.ts';
+import { openProbe, type Database, type Sql } from './db.ts';
 
 /**
  * Whether PostgreSQL answers, as this process last saw it. Readiness (`GET /ready`) and the live
@@ -74,17 +74,17 @@ const errorText = (err: unknown) => String((err as Error)?.message ?? err);
  * every `downEveryMs` plus at once when something reports a failure.
  *
  * When `health` goes down, for whatever reason, the server lets go of every connection it holds:
- * the pools of `sql` are renewed (db.ts: the old connections close as soon as what runs on them
- * is done) and the probe's connection is closed. A PostgreSQL that is shutting down can then
+ * `db`'s connections are renewed (db.ts: the old ones close as soon as what runs on them is
+ * done) and the probe's connection is closed. A PostgreSQL that is shutting down can then
  * complete, also a smart shutdown, which waits for its clients (the embedded one is restarted,
  * embedded-supervisor.ts). While down, each probe uses a new connection, as a request would: an
- * old one that still answers proves nothing. When one succeeds, the pools are renewed again (a
+ * old one that still answers proves nothing. When one succeeds, the connections are renewed again (a
  * fresh start after the outage) before `health` goes up.
  *
  * Logged: an outage once when it begins, then one line every `reportEveryMs` while it lasts, and
  * its end; a database that keeps going down and up again writes at most a few lines a minute.
  */
-export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts: MonitorOptions = defaultMonitorOptions) {
+export function monitorDatabase(db: Database, health: DatabaseHealth, log: Log, opts: MonitorOptions = defaultMonitorOptions) {
   let probe: { sql: Sql; openedAt: number } | null = null;
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -100,11 +100,9 @@ export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts
 
   /** The probe's connection: kept while up for `reconnectEveryMs`, new for every probe while down. */
   function probeConnection(): Sql {
-    const url = urlOf(sql);
-    if (!url) return sql;
     if (probe && (!health.up || Date.now() - probe.openedAt >= opts.reconnectEveryMs)) void closeProbe();
     const timeoutMs = health.up ? opts.upTimeoutMs : opts.downTimeoutMs;
-    probe ??= { sql: openProbe(url, Math.max(1, Math.ceil(timeoutMs / 1000))), openedAt: Date.now() };
+    probe ??= { sql: openProbe(db.url, Math.max(1, Math.ceil(timeoutMs / 1000))), openedAt: Date.now() };
     return probe.sql;
   }
 
@@ -135,7 +133,7 @@ export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts
     if (stopped) return;
     if (ok && !health.up) {
       if (wasUp) return; // a request failed while this probe ran: the next probe decides
-      renewConnections(sql);
+      db.renew();
       changes.info('PostgreSQL answers again; serving database routes', { downMs: Date.now() - outage.since });
       health.set(true);
     } else if (!ok) {
@@ -169,7 +167,7 @@ export function monitorDatabase(sql: Sql, health: DatabaseHealth, log: Log, opts
     if (up) return;
     Object.assign(outage, { since: Date.now(), reportedAt: Date.now(), failedProbes: 0 });
     // Let go of everything, so that a PostgreSQL shutting down is not held up by us.
-    renewConnections(sql);
+    db.renew();
     void closeProbe();
     changes.warn('PostgreSQL unreachable; database routes answer 503 until it answers again', cause === undefined ? undefined : { error: errorText(cause) });
     if (!running) schedule(0); // something failed: look now, not at the next tick

@@ -1,4 +1,4 @@
-import uWS from 'uWebSockets.js';
+import uWS from './uws.ts';
 import type { Deps } from '../deps.ts';
 import { appRouter } from '../trpc/app-router.ts';
 import { mountAuthRoutes } from './auth-routes.ts';

@@ -10,7 +10,7 @@ export interface HttpReq {
 }
 
 /** The request headers any handler reads; nothing else is copied. */
-const wanted = ['authorization', 'cookie', 'x-guild-id', 'content-type', 'content-length', 'origin', 'sec-fetch-site', 'host'] as const;
+const wanted = ['authorization', 'cookie', 'x-guild-id', 'content-type', 'content-length', 'transfer-encoding', 'origin', 'sec-fetch-site', 'host'] as const;
 
 /** Copies the request; `allHeaders` for doors that hand every header on (the tRPC fetch adapter). */
 export function copyRequest(req: uWS.HttpRequest, allHeaders = false): HttpReq {
@@ -175,4 +175,14 @@ export function isCrossSite(headers: Record<string, string>, publicUrl: string):
 export function isJsonContentType(headers: Record<string, string>): boolean {
   const ct = headers['content-type'];
   return ct !== undefined && /^application\/json\s*(;|$)/i.test(ct);
+}
+
+/**
+ * The request carries no body at all: no Content-Length (or 0) and no Transfer-Encoding (a chunked
+ * body, even an empty one, is a body). Read after the framing check, which leaves at most one
+ * Content-Length of digits.
+ */
+export function hasNoBody(headers: Record<string, string>): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] === undefined && (length === undefined || Number(length) === 0);
 }

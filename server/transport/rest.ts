@@ -11,7 +11,7 @@ import { contentDisposition, readMultipartFile, type MultipartRead } from './mul
 import { checkAccess } from '../trpc/init.ts';
 import type { Context } from '../trpc/context.ts';
 import type { Meta } from '../trpc/meta.ts';
-import { copyRequest, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
+import { copyRequest, hasNoBody, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
 
 const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
@@ -80,7 +80,9 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   }
   // A multipart body is not JSON, and a form can be sent cross-site: a session still needs x-guild-id
   // (a header no HTML form can send) and passes the cross-site check, which keep forged uploads out.
-  const facts = { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: upload !== null || isJsonContentType(http.headers) };
+  const facts = {
+    crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: upload !== null || isJsonContentType(http.headers), bodyless: hasNoBody(http.headers),
+  };
   // Public procedures read no credential, so none is looked up.
   const makeContext = (): Promise<Context> => route.meta.access === 'none'
     ? Promise.resolve({ deps, auth: anonymous, facts })

@@ -10,6 +10,8 @@ export interface RequestFacts {
   crossSite: boolean;
   /** The body was declared as application/json. */
   jsonBody: boolean;
+  /** The request has no body at all (no Content-Length or 0, no Transfer-Encoding); absent: it may have one. */
+  bodyless?: boolean;
 }
 
 export interface Context {

@@ -54,7 +54,8 @@ const authorize = t.middleware(async ({ ctx, meta, type, next }) => {
   const p = auth.principal;
   if (p.kind === 'session' && type === 'mutation') {
     if (ctx.facts.crossSite) throw new AppError('FORBIDDEN', 'cross-site request refused');
-    if (!ctx.facts.jsonBody) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'requests with a session must send Content-Type: application/json');
+    // A body must say it is JSON (a form's never is); a write without any body has nothing to declare.
+    if (!ctx.facts.jsonBody && !ctx.facts.bodyless) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'a request with a session that sends a body must send it as Content-Type: application/json');
   }
   if (meta.module) {
     const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId).catch((err) => {

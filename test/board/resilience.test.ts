@@ -17,9 +17,9 @@ import { demo } from '../helpers/board.ts';
 // test can cut the connection under it or move it to the restarted server.
 const db = await freshDatabase();
 const proxy = await tcpProxy(0);
-const seeded = (await seedDemo(db.sql, proxy.url))!;
+const seeded = (await seedDemo(db.db, proxy.url))!;
 const config = () => loadConfig({ PORT: '0', HOST: '127.0.0.1', PUBLIC_URL: proxy.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DEMO: '0' });
-const start = async () => startServer({ config: config(), log: createLog('silent'), sql: db.sql, panel: { refresh: () => {} } });
+const start = async () => startServer({ config: config(), log: createLog('silent'), db: db.db, panel: { refresh: () => {} } });
 let server: RunningServer = await start();
 proxy.target = server.port;
 t.teardown(async () => {

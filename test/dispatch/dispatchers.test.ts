@@ -59,7 +59,7 @@ t.test('PUT /me/dispatcher: the first free slot, audited, topics dispatchers and
   t.equal(board.state.topics.overview!.dispatchers, 2);
   t.same(await listed(), [[1, 'crew1'], [7, 'crew2']]);
   t.match((await api('PUT', '/me/dispatcher', { session: s.crew })).body, { slot: 1 });
-  t.same(board.state.topics.dispatchers, (await dbSnapshot(server.sql, G)).dispatchers, 'board equals a fresh load');
+  t.same(board.state.topics.dispatchers, (await dbSnapshot(server.deps.db, G)).dispatchers, 'board equals a fresh load');
 });
 
 t.test('slot boundaries and bodies', async (t) => {
@@ -129,7 +129,7 @@ t.test('all 20 slots taken: 409', async (t) => {
   const list = await api('GET', '/api/v1/dispatchers', { key });
   t.equal(list.body.maxSlots, 20);
   t.equal(list.body.slots.length, 20);
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   t.equal(snap.overview.dispatchers, 20);
 });
 
@@ -147,6 +147,6 @@ t.test('clock-out (real routes) frees the slot, visible on a board', async (t) =
   for (const p of crowd) if (p.badge !== badge) await clockOut(p.badge).catch(() => {});
   await board.until(() => board.state.topics.overview!.dispatchers === 0);
   t.same(board.state.topics.dispatchers, {});
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   for (const topic of ['dispatchers', 'overview', 'onDuty'] as const) t.same(board.state.topics[topic], snap[topic], `${topic} equals a fresh load`);
 });

@@ -42,7 +42,7 @@ t.test('PUT /me/standby puts the caller on the roster, live', async (t) => {
   await api('PUT', '/me/standby', { session: s.crew2 });
   t.same(await roster(), ['crew1', 'crew2'], 'in the order they joined');
   await board.until(() => board.state.topics.overview!.standby === 2);
-  t.same(board.state.topics.standby, (await dbSnapshot(server.sql, G)).standby, 'board equals a fresh load');
+  t.same(board.state.topics.standby, (await dbSnapshot(server.deps.db, G)).standby, 'board equals a fresh load');
 });
 
 t.test('stand-by is independent of the time clock', async (t) => {
@@ -72,7 +72,7 @@ t.test('DELETE /me/standby and DELETE /standby/{userId}', async (t) => {
   t.same(await roster(), ['leit1']);
   t.match((await auditRows(server.sql, G, 'standby.remove'))[0], { actor_id: 'leit1', data: { userId: 'crew2' } });
   t.equal((await auditRows(server.sql, G, 'standby.self_clear')).length, 1);
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   t.same(board.state.topics.standby, snap.standby);
   t.same(board.state.topics.overview, snap.overview);
 });
@@ -105,7 +105,7 @@ t.test('concurrent stand-by writes of one person stay consistent', async (t) => 
   }
   const head = (await server.sql`select seq::int as seq from event_streams where guild_id = ${G}`)[0].seq;
   await board.until(() => board.state.seq === head);
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   t.same(board.state.topics.standby, snap.standby);
   t.same(board.state.topics.overview, snap.overview);
 });

@@ -9,11 +9,14 @@ import { contractViolation } from '../helpers/contract.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { restRoutes } from '../../server/transport/routes.ts';
 import { appRouter } from '../../server/trpc/app-router.ts';
+import { plainRoutes } from '../../server/docs/plain-routes.ts';
 
 const server = await startTestServer(t);
 const get = (path: string) => call(server.url, 'GET', path);
 const openapi = (await get('/docs/openapi.json')).body;
 const mounted = restRoutes(appRouter);
+/** Every route the reference must show: the procedures' and those the transport mounts itself (/invite). */
+const all = [...mounted, ...plainRoutes];
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 t.test('the OpenAPI document is valid OpenAPI 3.1 (swagger-parser: 0 errors)', async (t) => {
@@ -26,10 +29,11 @@ t.test('the OpenAPI document is valid OpenAPI 3.1 (swagger-parser: 0 errors)', a
 t.test('inventory: mounted routes == documented operations', async (t) => {
   const documented = new Set<string>();
   for (const [path, ops] of Object.entries<Record<string, unknown>>(openapi.paths)) for (const m of Object.keys(ops)) documented.add(key(m, path));
-  const table = new Set(mounted.map((r) => key(r.method, r.fullPath)));
+  const table = new Set(all.map((r) => key(r.method, r.fullPath)));
   t.same([...table].filter((k) => !documented.has(k)), [], 'no mounted route is undocumented');
   t.same([...documented].filter((k) => !table.has(k)), [], 'no documented route is unmounted (in the route table)');
-  // and each documented operation really answers on the live server (not the catch-all 404)
+  // and each documented operation really answers on the live server (not the catch-all 404): a
+  // plain route (plain-routes.ts) that is documented but not mounted fails here
   for (const k of documented) {
     const [method, path] = k.split(' ');
     const concrete = path.replace(/\{\w+\}/g, '1');
@@ -59,7 +63,7 @@ t.test('the four outputs agree: every route is in the page, the collection and l
   const llms = (await get('/llms.txt')).text;
   const collection = (await get('/docs/collection.json')).body;
   const inCollection = new Set<string>(collection.item.flatMap((f: any) => f.item.map((i: any) => i.name)));
-  for (const r of mounted) {
+  for (const r of all) {
     t.ok(page.includes(`${r.fullPath}</h3>`), `page shows ${r.method} ${r.path}`);
     t.ok(llms.includes(`- ${r.method} ${r.fullPath} — `), `llms.txt lists ${r.method} ${r.path}`);
     t.ok(inCollection.has(`${r.method} ${r.path}`), `collection has ${r.method} ${r.path}`);
@@ -94,7 +98,7 @@ t.test('the request collection runs green with newman against a server seeded by
   }, (err, s) => (err ? reject(err) : resolve(s))));
   const failures = summary.run.failures.map((f: any) => `${f.source?.name}: ${f.error?.message}`);
   t.same(failures, [], 'no failed request or assertion');
-  t.equal(summary.run.stats.requests.total, mounted.length, 'every route was requested');
+  t.equal(summary.run.stats.requests.total, all.length, 'every route was requested');
   t.ok(summary.run.executions.every((e: any) => e.response && e.response.code < 500), 'no 5xx');
 });
 
@@ -106,8 +110,8 @@ t.test('the HTML page renders in headless Chromium, shows every route, and loads
   const res = await page.goto(`${server.url}/docs`, { waitUntil: 'load' });
   t.equal(res?.status(), 200);
   const headings = await page.$$eval('article h3', (els) => els.map((e) => (e as HTMLElement).innerText.replace(/\s+/g, ' ').trim()));
-  t.equal(headings.length, mounted.length, 'one article per route');
-  for (const r of mounted) t.ok(headings.includes(`${r.method} ${r.fullPath}`), `shows ${r.method} ${r.path}`);
+  t.equal(headings.length, all.length, 'one article per route');
+  for (const r of all) t.ok(headings.includes(`${r.method} ${r.fullPath}`), `shows ${r.method} ${r.path}`);
   t.same(requested.filter((u) => !u.startsWith(server.url)), [], 'no request leaves loopback');
   const png = await page.screenshot({ fullPage: false });
   t.ok(png.length > 1000, 'it paints');

@@ -1,7 +1,7 @@
 /**
  * An external PostgreSQL (DATABASE_URL) that refuses new connections while the sessions it has go
  * on working — what a smart shutdown looks like from outside — for over 10 s, under 16 writers
- * (issue 27, item 6). The server must let go of every connection it holds (pools, warm connection,
+ * (issue 27, item 6). The server must let go of every connection it holds (pool, transaction connections,
  * health probe), so that such a shutdown can complete; answer 503 meanwhile; log the outage once
  * and then at a bounded rate; and serve again once connections are let in. Before the fix the
  * probe's old connection kept answering, so the server renewed its pools, failed, renewed, ...:

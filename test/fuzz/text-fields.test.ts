@@ -30,10 +30,17 @@ function itemRejection(res: { status: number; body: unknown }, slot: { name: str
   const r = m && res.status === 200 ? (res.body as { results?: { status?: string; code?: number; error?: string }[] })?.results?.[Number(m[2])] : undefined;
   return m && r?.status === 'rejected' ? { code: r.code, error: String(r.error), name: `${m[1]}[${m[2]}].${m[3]}` } : null;
 }
-/** Free text that fits: no pattern, choice, format or encoding narrows the field and `value` is short enough, so it must pass. */
-const takesText = (slot: { schema: Record<string, unknown> }, value: string) =>
-  ['pattern', 'enum', 'const', 'format', 'contentEncoding'].every((k) => slot.schema[k] === undefined)
-  && value.length <= Number(slot.schema.maxLength ?? Infinity);
+const freeText = (schema: Record<string, unknown>, value: string) =>
+  ['pattern', 'enum', 'const', 'format', 'contentEncoding'].every((k) => schema[k] === undefined) && value.length <= Number(schema.maxLength ?? Infinity);
+/**
+ * Free text that fits: no pattern, choice, format or encoding narrows the field (or, for a field of
+ * several forms, one of its string forms: a game time is an ISO 8601 string or a number) and
+ * `value` is short enough, so it must pass.
+ */
+const takesText = (slot: { schema: Record<string, unknown> }, value: string) => {
+  const forms = (slot.schema.anyOf ?? slot.schema.oneOf) as Record<string, unknown>[] | undefined;
+  return freeText(slot.schema, value) && (!forms || forms.some((f) => f.type === 'string' && freeText(f, value)));
+};
 /** A base64 blob (an image) is not text: 10 000 characters of it are well-formed base64, refused for what they decode to (415). */
 const isBlob = (slot: { schema: { contentEncoding?: unknown } }) => slot.schema.contentEncoding === 'base64';
 

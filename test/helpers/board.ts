@@ -42,7 +42,7 @@ export interface DemoBoard {
 /** A real server with the demo guild, and Chromium; both closed with the test. */
 export async function demoBoard(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}): Promise<DemoBoard> {
   const server = await startTestServer(t, env);
-  const seeded = await seedDemo(server.sql, server.url);
+  const seeded = await seedDemo(server.deps.db, server.url);
   if (!seeded) throw new Error('the demo guild already existed');
   const browser = await launchBrowser(t);
   const rest = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key: seeded.apiKey, body });

@@ -6,7 +6,7 @@ import type { Sql } from '../../server/store/db.ts';
 import type { GuildEvent } from '../../server/hub/topics.ts';
 import { freshDatabase } from './db.ts';
 import { contractViolation } from './contract.ts';
-import { connect } from '../../server/store/db.ts';
+import { Database } from '../../server/store/db.ts';
 import type { HubOptions } from '../../server/hub/hub.ts';
 import type { ChatOptions } from '../../server/chat/discord.ts';
 
@@ -33,16 +33,16 @@ export interface TestServerOptions {
 /** The real server (uWS on a free port) on a fresh database; closed with the test. */
 export async function startTestServer(t: { teardown(fn: () => unknown): void }, env: Record<string, string> = {}, opts: TestServerOptions = {}): Promise<TestServer> {
   const db = opts.databaseUrl
-    ? { sql: connect(opts.databaseUrl, 10), url: opts.databaseUrl, drop: async () => {} }
+    ? { db: new Database(opts.databaseUrl, 10), url: opts.databaseUrl, drop: async () => {} }
     : await freshDatabase();
-  const ownPool = opts.databaseUrl ? db.sql : null;
+  const ownPool = opts.databaseUrl ? db.db : null;
   const panelCalls: string[] = [];
   const events: GuildEvent[] = [];
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', DEMO: '0', ...env });
   const server = await startServer({
     config,
     log: createLog(config.logLevel),
-    sql: db.sql,
+    db: db.db,
     // With a Discord token the real panel runs (against the stand-in); otherwise calls are recorded.
     panel: env.DISCORD_TOKEN ? undefined : { refresh: (guildId) => panelCalls.push(guildId) },
     hub: opts.hub,
@@ -55,7 +55,9 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     await ownPool?.end({ timeout: 1 });
     await db.drop();
   });
-  return Object.assign(server, { sql: db.sql, databaseUrl: db.url, panelCalls, events });
+  // `sql` follows the server's pool, also after it was renewed (an outage).
+  Object.defineProperty(server, 'sql', { get: () => server.deps.sql, enumerable: true });
+  return Object.assign(server as RunningServer & { sql: Sql }, { databaseUrl: db.url, panelCalls, events });
 }
 
 export interface ApiResponse<T = any> { status: number; body: T; headers: Headers; text: string }

@@ -7,7 +7,7 @@ import { insertGuild } from '../../server/domains/guilds/store.ts';
  * A database at migration 0007, where calls taken and sheets written by API keys carry no name,
  * upgraded by `migrate`: the records get their key's name, and timelines take the new entry kinds.
  */
-const sql = await databaseBefore(t, '0008');
+const { sql } = await databaseBefore(t, '0008');
 await insertGuild(sql, 'g', 'G');
 await insertGuild(sql, 'h', 'H');
 const [kept] = await sql`insert into api_keys (guild_id, name, key_hash, last4) values ('g', 'Leitstelle Nord', '\\x01', 'abcd') returning id::text`;

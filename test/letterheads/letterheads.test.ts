@@ -55,7 +55,7 @@ t.test('POST and PATCH refuse bad fields with a 400 naming them', async (t) => {
   assertError(t, await api('PATCH', `/letterheads/${first.id}`, { ...key, body: { name: 'x' } }), 400, 'PATCH without version', /version/);
   assertError(t, await api('PATCH', `/letterheads/${first.id}`, { ...key, body: { version: first.version, primaryColor: '#zzzzzz' } }), 400, 'PATCH bad colour', /primaryColor/);
   assertError(t, await api('PATCH', `/letterheads/${first.id}`, { ...key, body: { version: first.version } }), 400, 'PATCH with nothing to change', /nothing to change/);
-  assertError(t, await api('PATCH', '/letterheads/abc', { ...key, body: { version: 1 } }), 400, 'a bad id', /id must be a whole number/);
+  assertError(t, await api('PATCH', '/letterheads/abc', { ...key, body: { version: 1 } }), 400, 'a bad id', /id must be a string of digits/);
   t.equal((await list()).length, 2, 'nothing was added');
 });
 
@@ -109,7 +109,7 @@ t.test('PUT /letterheads/order: exactly the guild\'s letterheads, each once; pos
     [[a.id, b.id, c.id, 424242], /not letterheads of this guild: 424242/],
     [[a.id, b.id, c.id, a.id], new RegExp(`listed more than once: ${a.id}`)],
     [[a.id, a.id, foreign.id], new RegExp(`listed more than once: ${a.id}; not letterheads of this guild: ${foreign.id}; missing: ${b.id}, ${c.id}`)],
-    [[], /missing/], [['x'], /ids must be/], [[1.5], /whole numbers/],
+    [[], /missing/], [['x'], /ids.0: each of ids must be a string of digits/], [[1.5], /ids.0: each of ids must be a string of digits/],
   ];
   for (const [ids, message] of cases) assertError(t, await api('PUT', '/letterheads/order', { ...key, body: { ids } }), 400, JSON.stringify(ids), message);
   assertError(t, await api('PUT', '/letterheads/order', { ...key, body: {} }), 400, 'no ids', /ids/);

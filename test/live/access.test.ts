@@ -303,7 +303,7 @@ t.test('without the uWS socket (stock adapters) a session\'s subscriptions narro
   t.match((await ends.next()).value, [String, { kind: 'dropped', dropped: ['units'], topics: [] }]);
   await t.rejects(ends.next(), { code: 'FORBIDDEN', message: /your rights changed: you may no longer watch units/ }, 'nothing left: FORBIDDEN ends it');
 
-  await inGuildTx(server.sql, server.deps.bus, G, async (tx) => tx.emit('units', { op: 'upsert', key: 'RTW-7', value: { callsign: 'RTW-7' } }));
+  await inGuildTx(server.deps.db, server.deps.bus, G, async (tx) => tx.emit('units', { op: 'upsert', key: 'RTW-7', value: { callsign: 'RTW-7' } }));
   await api('PATCH', '/admin/ranks/viewer7', { key, body: { name: 'Rank viewer7 renamed' } }); // an access notice
   const next = (await narrows.next()).value[1];
   t.match(next, { kind: 'delta' });

@@ -85,7 +85,7 @@ t.test('a client that stops reading is cut off, memory stays bounded, and it res
   // 24 KB deltas: far past the 16 KB backpressure limit and the kernel's socket buffers
   const pad = 'x'.repeat(24 * 1024);
   for (let i = 0; i < 400 && server.ws.connections >= connectionsBefore; i++) {
-    await inGuildTx(server.sql, server.deps.bus, G, async (tx) => tx.emit('units', { op: 'upsert', key: `U${i % 5}`, value: { callsign: `U${i % 5}`, pad, i } }));
+    await inGuildTx(server.deps.db, server.deps.bus, G, async (tx) => tx.emit('units', { op: 'upsert', key: `U${i % 5}`, value: { callsign: `U${i % 5}`, pad, i } }));
   }
   t.ok(server.ws.connections < connectionsBefore, 'the server closed the socket that stopped reading');
   const rss = process.memoryUsage().rss;

@@ -129,7 +129,7 @@ t.test('deleting a key closes its live sockets at once', async (t) => {
 
 t.test('me.alarm.watch: the caller’s {onDuty, alarms} now and on change', async (t) => {
   // Units arrive through a committed event, as every write does (the unit routes come with the dispatch centre).
-  await inGuildTx(server.sql, server.deps.bus, A, async (tx) => {
+  await inGuildTx(server.deps.db, server.deps.bus, A, async (tx) => {
     await tx.sql`insert into units (guild_id, callsign, status) values (${A}, 'RTW-1', '0'), (${A}, 'RTW-2', '2')`;
     tx.emit('alarm', { op: 'upsert', key: 'RTW-1', value: { callsign: 'RTW-1', status: '0', since: Date.now() } });
   });

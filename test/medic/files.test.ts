@@ -27,7 +27,7 @@ t.test('medic.files.manage closes a file: 409 the second time, audit row, timeli
   const res = await api('POST', `/medic/patients/${file.fileId}/close`, { session: as.medic, body: { note: 'an KH übergeben' } });
   t.equal(res.status, 200);
   t.match(res.body, { fileId: file.fileId, status: 'closed', outcome: 'closed' });
-  t.ok(res.body.closedAt >= Date.now() - 60_000);
+  t.ok(Date.parse(res.body.closedAt) >= Date.now() - 60_000);
   t.match(res.body.timeline.at(-1), { type: 'file_closed', summary: 'Akte geschlossen von Mia Medic: an KH übergeben', data: { note: 'an KH übergeben', by: { kind: 'session', id: 'medic', name: 'Mia Medic' } } });
   assertError(t, await api('POST', `/medic/patients/${file.fileId}/close`, { session: as.medic, body: {} }), 409, 'again', /already closed/);
   assertError(t, await api('POST', '/medic/patients/424242/close', { session: as.medic, body: {} }), 404, 'unknown file');
@@ -42,16 +42,17 @@ t.test('medic.files.manage closes a file: 409 the second time, audit row, timeli
 
 t.test('citizen state: last write by game time wins; older or equal is ignored and said so', async (t) => {
   const at = Date.now() - 5000;
+  const iso = (ms: number) => new Date(ms).toISOString();
   const put = (body: object) => api('PUT', '/medic/citizens/F-2/state', { body });
   const first = await put({ at, state: 'downed', health: 0, armor: 100, conscious: false, bleeding: 3, position: { x: -100000, y: 100000, z: 31.5 }, name: 'Tom' });
-  t.match(first.body, { applied: true, state: { citizenId: 'F-2', at, state: 'downed', health: 0, armor: 100, conscious: false, bleeding: 3, position: { x: -100000, y: 100000, z: 31.5 }, name: 'Tom' } });
+  t.match(first.body, { applied: true, state: { citizenId: 'F-2', at: iso(at), state: 'downed', health: 0, armor: 100, conscious: false, bleeding: 3, position: { x: -100000, y: 100000, z: 31.5 }, name: 'Tom' } });
   t.notOk('reason' in first.body);
   const older = await put({ at: at - 1, state: 'ok' });
-  t.match(older.body, { applied: false, reason: `older than the stored state (at ${at})`, state: { state: 'downed', at } });
+  t.match(older.body, { applied: false, reason: `older than the stored state (at ${iso(at)})`, state: { state: 'downed', at: iso(at) } });
   const equal = await put({ at, state: 'dead' });
   t.match(equal.body, { applied: false, state: { state: 'downed' } });
   const newer = await put({ at: at + 1, state: 'in_treatment' });
-  t.match(newer.body, { applied: true, state: { state: 'in_treatment', at: at + 1, health: null, position: null, name: null } });
+  t.match(newer.body, { applied: true, state: { state: 'in_treatment', at: iso(at + 1), health: null, position: null, name: null } });
   for (const [what, body, field] of [
     ['health 201', { at: at + 2, state: 'ok', health: 201 }, /health/], ['armor -1', { at: at + 2, state: 'ok', armor: -1 }, /armor/],
     ['x over 100000', { at: at + 2, state: 'ok', position: { x: 100001, y: 0, z: 0 } }, /x/], ['state unknown', { at: at + 2, state: 'asleep' }, /state/],
@@ -97,7 +98,7 @@ t.test('topic medic: a watcher gets one upsert per touched file per batch and th
   await board.until(() => ops().length >= 2);
   const upserts = ops();
   t.equal(upserts.length, 2, 'one op per touched file, not per sample');
-  t.match(upserts.find((o: any) => o.value.citizenId === 'LIVE-1'), { op: 'upsert', value: { status: 'open', injuries: 1, lastEventAt: at + 2, lastVitals: { heartRate: 82, at: at + 1 } } });
+  t.match(upserts.find((o: any) => o.value.citizenId === 'LIVE-1'), { op: 'upsert', value: { status: 'open', injuries: 1, lastEventAt: new Date(at + 2).toISOString(), lastVitals: { heartRate: 82, at: new Date(at + 1).toISOString() } } });
   t.match(upserts.find((o: any) => o.value.citizenId === 'LIVE-2'), { op: 'upsert', value: { lastVitals: { spo2: 88, heartRate: null } } });
   const fileId = upserts.find((o: any) => o.value.citizenId === 'LIVE-1').value.fileId;
   t.same(upserts.find((o: any) => o.value.citizenId === 'LIVE-1').value, (await api('GET', `/medic/patients?q=LIVE-1`)).body.patients[0], 'the op carries the summary GET /medic/patients lists');
@@ -106,7 +107,7 @@ t.test('topic medic: a watcher gets one upsert per touched file per batch and th
   t.match(ops().at(-1), { op: 'state', key: 'LIVE-1', value: { citizenId: 'LIVE-1', state: 'downed' } });
   await api('POST', `/medic/patients/${fileId}/close`, { body: {} });
   await board.until(() => ops().some((o: any) => o.op === 'upsert' && o.value.status === 'closed'));
-  t.match(ops().at(-1), { op: 'upsert', key: String(fileId), value: { outcome: 'closed' } });
+  t.match(ops().at(-1), { op: 'upsert', key: fileId, value: { outcome: 'closed' } });
   const crew = openBoard(server.url, { guildId: G, WebSocket: wsWithCookie(as.crew.cookie), topics: ['medic'] });
   t.teardown(crew.close);
   await crew.until(() => crew.errors.length > 0);

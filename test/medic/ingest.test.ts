@@ -12,6 +12,7 @@ const statuses = (res: { body: any }) => res.body.results.map((r: any) => r.stat
 
 t.test('one event of every type is applied and lands in one patient file', async (t) => {
   const at = Date.now() - 60_000;
+  const iso = new Date(at).toISOString();
   const events = everyType('CIT-1', at);
   const res = await post(events);
   t.equal(res.status, 200);
@@ -21,10 +22,10 @@ t.test('one event of every type is applied and lands in one patient file', async
   t.match(res.body, { applied: events.length, duplicates: 0, rejected: 0 });
   const file = await fileOf('CIT-1');
   t.match(file, {
-    citizenId: 'CIT-1', name: 'Max Muster', status: 'closed', outcome: 'discharged', openedAt: at, closedAt: at, lastEventAt: at,
-    injuries: [{ injuryId: 'inj-1', bodyPart: 'chest', kind: 'gunshot', severity: 3, bleeding: 2, state: 'treated', addedAt: at, changedAt: at }],
+    citizenId: 'CIT-1', name: 'Max Muster', status: 'closed', outcome: 'discharged', openedAt: iso, closedAt: iso, lastEventAt: iso,
+    injuries: [{ injuryId: 'inj-1', bodyPart: 'chest', kind: 'gunshot', severity: 3, bleeding: 2, state: 'treated', addedAt: iso, changedAt: iso }],
     treatments: [{ treatment: 'tourniquet', item: 'medic_tourniquet', injuryId: 'inj-1', by: { name: 'Dr. Who', badge: '12' }, tier: 3, result: 'success', note: null }],
-    vitals: { count: 1, downsampled: false, points: [{ at, heartRate: 110, systolic: 95, diastolic: 60, spo2: 93, respRate: 22, gcs: 13 }] },
+    vitals: { count: 1, downsampled: false, points: [{ at: iso, heartRate: 110, systolic: 95, diastolic: 60, spo2: 93, respRate: 22, gcs: 13 }] },
     ecg: [{ rhythm: 'sinus_tachycardia', sampleRateHz: 250, lead: 'II' }],
     labs: [{ unit: 'ng/mL', substances: { thc: 12.5, ethanol: 0.4 } }],
     images: [{ modality: 'xray', bodyPart: 'chest', finding: 'Projektil in Thoraxwand', contentType: 'image/png', width: 64, height: 48 }],

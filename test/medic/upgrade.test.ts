@@ -12,7 +12,7 @@ import { nextId } from './events.ts';
  * and an open file holding injuries and vital samples, upgraded by `migrate`: 0017 fills the new
  * columns as the ingest would have kept them, and the ingest and the list work on the result.
  */
-const sql = await databaseBefore(t, '0017');
+const { sql, db } = await databaseBefore(t, '0017');
 const G = 'g-medic-upgrade';
 const t0 = Date.now() - 3600_000;
 await insertGuild(sql, G, 'Upgrade');
@@ -52,14 +52,14 @@ t.test('0017 fills closed_activity, open_injuries and last_vitals of the files a
 t.test('after 0017 the ingest and the list work on the upgraded files', async (t) => {
   const bus = createMemoryBus();
   t.teardown(() => bus.close());
-  const res = await ingest({ sql, bus }, G, [
+  const res = await ingest({ db, bus }, G, [
     { id: nextId('c'), type: 'injury_changed', citizenId: 'O-1', at: t0 + 7000, injuryId: 'i1', state: 'healed' },
     { id: nextId('v'), type: 'vitals', citizenId: 'O-1', at: t0 + 6500, heartRate: 95 },
     { id: nextId('v'), type: 'vitals', citizenId: 'C-1', at: t0 + 8000, heartRate: 60 },
   ]);
   t.match(res, { applied: 3, rejected: 0 });
   const list = await listFiles(sql, G, { q: null, status: 'all', limit: 10, before: null });
-  t.same(list.map((s) => [s.citizenId, s.status, s.injuries, s.lastVitals?.heartRate ?? null, s.lastEventAt]), [
+  t.same(list.map((s) => [s.citizenId, s.status, s.injuries, s.lastVitals?.heartRate ?? null, Date.parse(s.lastEventAt)]), [
     ['C-1', 'open', 0, 60, t0 + 8000],
     ['O-1', 'open', 1, 95, t0 + 7000],
     ['C-1', 'closed', 1, 80, t0 + 5000],

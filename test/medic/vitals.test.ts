@@ -22,13 +22,13 @@ t.test('a read returns the samples as stored up to maxPoints, else bucket means'
   const all = await api('GET', `/medic/patients/${id}/vitals?maxPoints=2000`);
   t.match(all.body, { count: 1200, downsampled: false });
   t.equal(all.body.points.length, 1200);
-  t.same(all.body.points.slice(0, 2).map((p: any) => [p.at, p.heartRate, p.temperature]), [[t0, 60, 36], [t0 + 1000, 70, 37]]);
+  t.same(all.body.points.slice(0, 2).map((p: any) => [Date.parse(p.at), p.heartRate, p.temperature]), [[t0, 60, 36], [t0 + 1000, 70, 37]]);
   const few = await api('GET', `/medic/patients/${id}/vitals?maxPoints=100`);
   t.match(few.body, { count: 1200, downsampled: true });
   t.ok(few.body.points.length <= 100 && few.body.points.length >= 99, `${few.body.points.length} points`);
   t.ok(few.body.points.every((p: any) => p.heartRate === 65 && p.temperature === 36.5), 'each point is the mean of its bucket');
   const range = await api('GET', `/medic/patients/${id}/vitals?from=${t0 + 10_000}&to=${t0 + 19_000}`);
-  t.same(range.body.points.map((p: any) => p.at), Array.from({ length: 10 }, (_, i) => t0 + 10_000 + i * 1000), 'from and to are inclusive');
+  t.same(range.body.points.map((p: any) => Date.parse(p.at)), Array.from({ length: 10 }, (_, i) => t0 + 10_000 + i * 1000), 'from and to are inclusive');
   const detail = await api('GET', `/medic/patients/${id}`);
   t.match(detail.body.vitals, { count: 1200, downsampled: true });
   t.ok(detail.body.vitals.points.length <= 500, 'the file read carries at most 500 points');

@@ -62,7 +62,7 @@ t.test('two nodes close a forgotten shift exactly once', async (t) => {
   t.equal(audits.length, 1, 'one audit row');
   t.same([audits[0].actor_kind, audits[0].actor_id, audits[0].data.userId, audits[0].data.durationMs], ['system', 'auto-close', 'late', 2 * H]);
   const stored = await one.sql`select deltas from events where guild_id = ${g}`;
-  t.equal(stored.filter((e) => Array.isArray(e.deltas) && e.deltas[0] === 'clockOut' && e.deltas[1] === 'late').length, 1, 'one clock-out event');
+  t.equal(stored.filter((e) => e.deltas.kind === 'clockOut' && e.deltas.userId === 'late').length, 1, 'one clock-out event');
   for (const node of [one, two]) {
     const seen = node.events.filter((e) => e.guildId === g && (e.deltas.onDuty ?? []).some((op: any) => op.op === 'remove' && op.key === 'late'));
     t.equal(seen.length, 1, 'each node\'s bus delivered the clock-out once');
@@ -87,7 +87,7 @@ t.test('a clock-out racing the sweep: one of them closes it', async (t) => {
   t.ok(['CLOSED', 'AUTO_CLOSED'].includes(rows[1].status), rows[1].status);
   t.equal(out.status === 200 ? 'CLOSED' : 'AUTO_CLOSED', rows[1].status, 'the answer matches what happened');
   const ends = await one.sql`select deltas from events where guild_id = ${g}`;
-  t.equal(ends.filter((e) => Array.isArray(e.deltas) && e.deltas[0] === 'clockOut' && e.deltas[1] === 'late').length, 2, 'one clock-out event per shift');
+  t.equal(ends.filter((e) => e.deltas.kind === 'clockOut' && e.deltas.userId === 'late').length, 2, 'one clock-out event per shift');
 });
 
 t.test('null switches it off', async (t) => {

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { closeCharts, drawChart, formatDuration, renderChart, type ChartSpec, type ChartStyle } from '../../server/domains/stats/charts/index.ts';
+import { closeCharts, formatDuration, renderChart, type ChartSpec, type ChartStyle } from '../../server/domains/stats/charts/index.ts';
+import { drawChart } from '../../server/domains/stats/charts/draw.ts';
 
 t.teardown(() => closeCharts());
 

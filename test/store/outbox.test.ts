@@ -23,15 +23,15 @@ t.test('a guild is created with its stream at seq 0; the snapshot of a guild tha
   t.ok(await insertGuild(sql, 'g-new', 'New'));
   const [stream] = await sql`select epoch, seq::int from event_streams where guild_id = 'g-new'`;
   t.equal(stream?.seq, 0, 'no events yet');
-  const snap = await loadGuildSnapshot(sql, 'g-new');
+  const snap = await loadGuildSnapshot(db.db, 'g-new');
   t.same([snap.epoch, snap.seq], [stream.epoch, 0], 'the hub starts from that stream');
   t.notOk(await insertGuild(sql, 'g-new', 'Again'), 'an existing id is refused');
   t.equal((await sql`select count(*)::int as n from event_streams where guild_id = 'g-new'`)[0].n, 1, 'and keeps its one stream');
-  await t.rejects(loadGuildSnapshot(sql, 'no-such-guild'), { code: 'NOT_FOUND' });
+  await t.rejects(loadGuildSnapshot(db.db, 'no-such-guild'), { code: 'NOT_FOUND' });
 });
 
 t.test('concurrent transactions get contiguous seqs per guild, in commit order, written with the change', async (t) => {
-  await Promise.all(Array.from({ length: 40 }, (_, i) => inGuildTx(sql, bus, i % 2 ? 'g1' : 'g2', async (tx) => {
+  await Promise.all(Array.from({ length: 40 }, (_, i) => inGuildTx(db.db, bus, i % 2 ? 'g1' : 'g2', async (tx) => {
     tx.emit('units', { op: 'n', i });
     if (i % 3) tx.emit('alarm', { op: 'n', i });
     tx.audit('test.write', actor, { i });
@@ -53,7 +53,7 @@ t.test('concurrent transactions get contiguous seqs per guild, in commit order, 
 t.test('events reach the bus only after commit, with the committed seq and epoch', async (t) => {
   published.length = 0;
   let seenInside = -1;
-  await inGuildTx(sql, bus, 'g1', async (tx) => {
+  await inGuildTx(db.db, bus, 'g1', async (tx) => {
     tx.emit('onDuty', { op: 'upsert', key: 'u1' });
     tx.emit('onDuty', { op: 'remove', key: 'u2' });
     tx.emit('overview', { op: 'add', field: 'onDuty', by: 1 });
@@ -73,7 +73,7 @@ t.test('events reach the bus only after commit, with the committed seq and epoch
 t.test('a transaction without topics writes its audit row but takes no seq', async (t) => {
   published.length = 0;
   const [before] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
-  await inGuildTx(sql, bus, 'g1', async (tx) => tx.audit('test.quiet', actor));
+  await inGuildTx(db.db, bus, 'g1', async (tx) => tx.audit('test.quiet', actor));
   const [after] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
   t.equal(after.seq, before.seq);
   t.equal(published.length, 0);
@@ -83,7 +83,7 @@ t.test('a transaction without topics writes its audit row but takes no seq', asy
 t.test('a failed transaction leaves no event, no audit row and no seq gap', async (t) => {
   published.length = 0;
   const before = await sql`select seq::int from event_streams where guild_id = 'g1'`;
-  await t.rejects(inGuildTx(sql, bus, 'g1', async (tx) => {
+  await t.rejects(inGuildTx(db.db, bus, 'g1', async (tx) => {
     tx.emit('onDuty', { op: 'upsert', key: 'u9' });
     tx.audit('test.failed', actor);
     await tx.sql`select 1/0`;
@@ -93,7 +93,7 @@ t.test('a failed transaction leaves no event, no audit row and no seq gap', asyn
   t.same(after, before);
   const audits = await sql`select * from audit_log where action = 'test.failed'`;
   t.equal(audits.length, 0);
-  await inGuildTx(sql, bus, 'g1', async (tx) => tx.emit('onDuty', { op: 'x' }));
+  await inGuildTx(db.db, bus, 'g1', async (tx) => tx.emit('onDuty', { op: 'x' }));
   t.equal(published[0].seq, before[0].seq + 1, 'the next event takes the next number');
 });
 
@@ -134,7 +134,7 @@ t.test('a deferred write that fails rolls the transaction back and is what the c
   for (const withOps of [false, true]) {
     published.length = 0;
     const [before] = await sql`select seq::int from event_streams where guild_id = 'g1'`;
-    await t.rejects(inGuildTx(sql, bus, 'g1', async (tx) => {
+    await t.rejects(inGuildTx(db.db, bus, 'g1', async (tx) => {
       await tx.sql`insert into deferred_probe values (${withOps ? 1 : 2})`;
       tx.defer(tx.sql`insert into deferred_probe values (${withOps ? 1 : 2})`.execute()); // the same key again
       if (withOps) tx.emit('units', { op: 'n' });
@@ -148,11 +148,11 @@ t.test('a deferred write that fails rolls the transaction back and is what the c
 
 t.test('a statement neither awaited nor deferred that fails still fails the transaction (COMMIT answered ROLLBACK)', async (t) => {
   await sql`create table if not exists deferred_probe (id int primary key)`;
-  await t.rejects(inGuildTx(sql, bus, 'g1', async (tx) => {
+  await t.rejects(inGuildTx(db.db, bus, 'g1', async (tx) => {
     await tx.sql`insert into deferred_probe values (3)`;
     tx.sql`insert into deferred_probe values (3)`.execute().catch(() => {}); // forgotten
   }), { message: /rolled back/ });
   t.equal((await sql`select count(*)::int as n from deferred_probe where id = 3`)[0].n, 0, 'nothing committed');
-  await inGuildTx(sql, bus, 'g1', async (tx) => { await tx.sql`insert into deferred_probe values (4)`; });
+  await inGuildTx(db.db, bus, 'g1', async (tx) => { await tx.sql`insert into deferred_probe values (4)`; });
   t.equal((await sql`select count(*)::int as n from deferred_probe where id = 4`)[0].n, 1, 'the connection serves the next transaction');
 });

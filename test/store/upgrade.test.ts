@@ -8,7 +8,7 @@ import { inGuildTx } from '../../server/store/tx.ts';
  * An existing database at migration 0004 (events.deltas jsonb, a stream row only for guilds that
  * had an event), with stored events, upgraded by `migrate`.
  */
-const sql = await databaseBefore(t, '0005');
+const { sql, db } = await databaseBefore(t, '0005');
 const deltas = { onDuty: [{ op: 'upsert', key: 'u1', value: { nickname: 'Ä "quoted"', since: 1795440564938 } }], overview: [{ op: 'add', field: 'onDuty', by: 1 }] };
 await sql`insert into guilds (id, name) values ('g', 'G'), ('quiet', 'Never had an event')`;
 await sql`insert into people (guild_id, user_id, nickname, badge) values ('g', 'u1', 'N', '01')`;
@@ -34,8 +34,8 @@ t.test('after 0006 every guild has its stream: kept where it was, created at seq
   t.same(streams.map((s) => [s.guild_id, s.seq]), [['g', 1], ['quiet', 0]]);
   t.equal(streams[0].epoch, 'e1', 'an existing stream keeps its epoch: live boards resume across the upgrade');
   t.match(streams[1].epoch, /^\w{8}$/);
-  await inGuildTx(sql, createMemoryBus(), 'quiet', async (tx) => tx.emit('onDuty', { op: 'remove', key: 'u1' }));
-  await inGuildTx(sql, createMemoryBus(), 'g', async (tx) => tx.emit('onDuty', { op: 'remove', key: 'u1' }));
+  await inGuildTx(db, createMemoryBus(), 'quiet', async (tx) => tx.emit('onDuty', { op: 'remove', key: 'u1' }));
+  await inGuildTx(db, createMemoryBus(), 'g', async (tx) => tx.emit('onDuty', { op: 'remove', key: 'u1' }));
   const events = await sql`select guild_id, seq::int from events order by guild_id, seq`;
   t.same(events.map((e) => [e.guild_id, e.seq]), [['g', 1], ['g', 2], ['quiet', 1]], 'the next events take the next numbers');
   await t.rejects(sql`insert into guilds (id, name) values ('streamless', 'S')`, { code: '23503' }, 'a guild without a stream is refused');

@@ -79,10 +79,10 @@ t.test('clock-out closes the shift, frees dispatcher slots and unit seats', asyn
   const [replayed] = await eventsAfter(server.sql, G, published[0].seq - 1, 1);
   t.same(replayed.deltas, deltas, 'the event log replays to the same deltas');
   const [logged] = await server.sql`select seq::int, topics, deltas from events where guild_id = ${G} and seq = ${published[0].seq}`;
-  const [kind, userId, nickname, badge, inAt, outAt, freedSlots, leftUnits] = logged.deltas;
-  t.same([kind, userId, nickname, badge, freedSlots, leftUnits], ['clockOut', 'u1', 'Anna Alpha', '01', [1, 3], ['RTW-1']], 'the log stores the facts');
-  t.equal(Date.parse(inAt), Date.parse(res.body.clockInAt), 'with the answered clock-in time');
-  t.equal(Date.parse(outAt), Date.parse(res.body.clockOutAt), 'and clock-out time');
+  const facts = logged.deltas;
+  t.same([facts.v, facts.kind, facts.userId, facts.nickname, facts.badge, facts.slots, facts.callsigns], [1, 'clockOut', 'u1', 'Anna Alpha', '01', [1, 3], ['RTW-1']], 'the log stores the facts, named');
+  t.equal(Date.parse(facts.clockInAt), Date.parse(res.body.clockInAt), 'with the answered clock-in time');
+  t.equal(Date.parse(facts.clockOutAt), Date.parse(res.body.clockOutAt), 'and clock-out time');
   t.same(logged.topics, Object.keys(deltas).sort(), 'topics sorted, one per delta');
   const slots = await server.sql`select * from dispatcher_slots where guild_id = ${G} and user_id = 'u1'`;
   const seats = await server.sql`select * from unit_members where guild_id = ${G} and user_id = 'u1'`;

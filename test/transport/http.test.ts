@@ -159,8 +159,8 @@ t.test('query strings: refused on writes and on routes without input', async (t)
 t.test('a second server on the same port is refused, not let in beside the first (uWS would set SO_REUSEPORT)', async (t) => {
   // A fixed port, as a server admin gives it (the kernel does not share a port it picked for port 0).
   const config = loadConfig({ PORT: String(await freePort()), HOST: '127.0.0.1', LOG_LEVEL: 'silent', DEMO: '0' });
-  const first = await startServer({ config: { ...config }, log: createLog('silent'), sql: server.sql });
+  const first = await startServer({ config: { ...config }, log: createLog('silent'), db: server.deps.db });
   t.teardown(() => first.close());
-  await t.rejects(startServer({ config: { ...config }, log: createLog('silent'), sql: server.sql }), /cannot listen on 127\.0\.0\.1:\d+: is another server running there\?/);
+  await t.rejects(startServer({ config: { ...config }, log: createLog('silent'), db: server.deps.db }), /cannot listen on 127\.0\.0\.1:\d+: is another server running there\?/);
   t.equal((await fetch(`${first.url}/api/v1/health`)).status, 200, 'the first one still answers');
 });

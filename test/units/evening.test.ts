@@ -56,7 +56,7 @@ t.test('board = fresh snapshot after an evening of writes', async (t) => {
   const head = (await server.sql`select seq::int as seq from event_streams where guild_id = ${G}`)[0].seq;
   await board.until(() => board.state.seq === head);
   t.equal(board.state.stats.gaps, 0);
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   for (const topic of hot) t.same(board.state.topics[topic], snap[topic], `${topic}: the board equals a fresh load`);
   const late = openBoard(server.url, { apiKey: key, topics: [...hot] });
   t.teardown(late.close);

@@ -57,7 +57,7 @@ t.test('occupy, move (one unit at a time), leave — live on a board', async (t)
   t.same(leave.body, { userId: 'crew1', callsign: null, left: 'NEF-1' });
   await board.until(() => members('NEF-1').length === 0);
   assertError(t, await api('DELETE', '/me/unit', { session: s.crew }), 409, 'not in a unit');
-  t.same(board.state.topics.units, (await dbSnapshot(server.sql, G)).units, 'board equals a fresh load');
+  t.same(board.state.topics.units, (await dbSnapshot(server.deps.db, G)).units, 'board equals a fresh load');
   t.same((await auditRows(server.sql, G, 'unit.join')).map((r) => r.data.callsign), ['RTW-1', 'NEF-1']);
   t.match((await auditRows(server.sql, G, 'unit.leave'))[0], { actor_id: 'crew1', data: { callsign: 'NEF-1' } });
 });
@@ -113,7 +113,7 @@ t.test('clock-out (real routes) takes people out of their units, visible on a bo
   t.same(out2.body.leftUnits, ['RTW-1']);
   await board.until(() => (board.state.topics.units!['RTW-1'] as any).members.length === 0);
   t.same(await membersOf('RTW-1'), [], 'GET /units agrees');
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   t.same(board.state.topics.units, snap.units, 'units equal a fresh load');
   t.same(board.state.topics.overview, snap.overview, 'overview equals a fresh load');
   assertError(t, await api('PUT', '/me/unit', { session: s.crew, body: { callsign: 'RTW-1' } }), 409, 'off duty again');
@@ -138,6 +138,6 @@ t.test('concurrent joins of one unit: every member ends on the board', async (t)
   const head = (await server.sql`select seq::int as seq from event_streams where guild_id = ${G}`)[0].seq;
   await board.until(() => board.state.seq === head);
   t.same(((board.state.topics.units!['RTW-2'] as any).members as any[]).map((m) => m.id).sort(), ['crew1', 'crew2', 'leit1']);
-  t.same(board.state.topics.units, (await dbSnapshot(server.sql, G)).units, 'board equals a fresh load');
+  t.same(board.state.topics.units, (await dbSnapshot(server.deps.db, G)).units, 'board equals a fresh load');
   for (const b of [1, 2, 3]) await clockOut(b);
 });

@@ -156,7 +156,7 @@ t.test('flipping the alarm flag moves every unit in that status into or out of t
   await board.until(() => Object.keys(board.state.topics.alarm!).length === 0);
   t.equal(board.state.topics.overview!.alarms, 0);
   t.same((await api('GET', '/me/alarm', { session: s.crew })).body.alarms, []);
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   t.same(board.state.topics.alarm, snap.alarm, 'board alarm equals a fresh load');
   t.same(board.state.topics.overview, snap.overview, 'board overview equals a fresh load');
   t.same(board.state.topics.units, snap.units, 'board units equal a fresh load');

@@ -87,7 +87,7 @@ t.test('alarm: true → the unit is in GET /me/alarm and the alarm topic, and le
   await api('PUT', '/units/RTW-2/status', { key, body: { status: '2' } });
   await board.until(() => Object.keys(board.state.topics.alarm!).length === 0);
   t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [], unit: 'RTW-1' });
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   for (const topic of ['alarm', 'overview', 'units'] as const) t.same(board.state.topics[topic], snap[topic], `${topic} equals a fresh load`);
 });
 
@@ -164,7 +164,7 @@ t.test('a unit leaving its alarm status through deletion and catalogue edits kee
   await api('DELETE', '/units/TMP-3', { key });
   const head = (await server.sql`select seq::int as seq from event_streams where guild_id = ${G}`)[0].seq;
   await board.until(() => board.state.seq === head);
-  const snap = await dbSnapshot(server.sql, G);
+  const snap = await dbSnapshot(server.deps.db, G);
   for (const topic of ['alarm', 'overview', 'units'] as const) t.same(board.state.topics[topic], snap[topic], `${topic} equals a fresh load`);
 });
 

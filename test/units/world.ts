@@ -1,4 +1,4 @@
-import type { Sql } from '../../server/store/db.ts';
+import type { Database, Sql } from '../../server/store/db.ts';
 import { insertPerson, insertRank } from '../../server/domains/people/store.ts';
 import { loadGuildSnapshot } from '../../server/hub/snapshot.ts';
 import { seedGuild, signIn, type PersonSpec } from '../helpers/fixtures.ts';
@@ -32,8 +32,8 @@ export async function sessions<K extends string>(server: { url: string; sql: Sql
 }
 
 /** The hot-topic state as the hub would load it from PostgreSQL right now. */
-export async function dbSnapshot(sql: Sql, guildId: string) {
-  return (await loadGuildSnapshot(sql, guildId)).states;
+export async function dbSnapshot(db: Database, guildId: string) {
+  return (await loadGuildSnapshot(db, guildId)).states;
 }
 
 /** Audit rows of an action in a guild, oldest first. */

@@ -1,48 +1,56 @@
-import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 
 /** One built asset: its bytes, a gzip copy, and a name that changes with its content (cached forever). */
 export interface BoardAsset { name: string; contentType: string; body: Buffer; gzip: Buffer }
 export interface BoardBundle { js: BoardAsset; css: BoardAsset; byName: Map<string, BoardAsset> }
 
-const boardDir = fileURLToPath(new URL('../../../board/', import.meta.url));
+/** The build this module belongs to: compiled (dist/server/*.js) or run from its TypeScript source. */
+const compiled = !import.meta.url.endsWith('.ts');
 
-function asset(kind: 'js' | 'css', body: Buffer): BoardAsset {
-  const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
-  return {
-    name: `app-${hash}.${kind}`,
-    contentType: kind === 'js' ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8',
-    body, gzip: gzipSync(body, { level: 9 }),
-  };
+interface BoardManifest { board: { dir: string; js: string; css: string } }
+
+/**
+ * Where the board comes from. The compiled server serves dist/board, built with it by
+ * server/build.mjs (`npm start` builds first when it is missing or stale). Run from the sources
+ * (tests, benchmarks) the server serves dist/board-test, the same board with the test hook
+ * `window.dtBoard`, built here first when it is missing or stale (the test runner builds it
+ * before any test starts).
+ */
+async function boardFiles(): Promise<{ dir: string; manifest: BoardManifest }> {
+  if (compiled) {
+    const dist = fileURLToPath(new URL('../', import.meta.url));
+    const manifest = JSON.parse(await readFile(join(dist, 'build.json'), 'utf8')) as BoardManifest;
+    return { dir: join(dist, manifest.board.dir), manifest };
+  }
+  const { ensureBuilt, targets } = await import('../../build-check.mjs');
+  const manifest = await ensureBuilt(targets.boardTest, (line) => process.stderr.write(`${line}\n`)) as BoardManifest;
+  return { dir: join(targets.boardTest.dir, manifest.board.dir), manifest };
 }
 
-/** Bundles board/src with esbuild (Preact JSX, minified, one JS and one CSS file), in memory. */
-async function buildBoard(): Promise<BoardBundle> {
-  const result = await build({
-    entryPoints: { app: `${boardDir}src/main.tsx` },
-    bundle: true, minify: true, write: false, format: 'esm', target: 'es2020', platform: 'browser',
-    outdir: '/board-out', jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'silent',
-    define: { 'process.env.NODE_ENV': '"production"' },
-  });
-  const file = (ext: string) => Buffer.from(result.outputFiles.find((f) => f.path.endsWith(ext))?.contents ?? new Uint8Array());
-  const js = asset('js', file('.js'));
-  const css = asset('css', file('.css'));
+async function asset(dir: string, name: string): Promise<BoardAsset> {
+  const [body, gzip] = await Promise.all([readFile(join(dir, name)), readFile(join(dir, `${name}.gz`))]);
+  const contentType = name.endsWith('.js') ? 'text/javascript; charset=utf-8' : 'text/css; charset=utf-8';
+  return { name, contentType, body, gzip };
+}
+
+async function loadBoard(): Promise<BoardBundle> {
+  const { dir, manifest } = await boardFiles();
+  const [js, css] = await Promise.all([asset(dir, manifest.board.js), asset(dir, manifest.board.css)]);
   return { js, css, byName: new Map([[js.name, js], [css.name, css]]) };
 }
 
-let building: Promise<BoardBundle> | null = null;
+let loading: Promise<BoardBundle> | null = null;
 
 /**
- * The board's bundle, built from the sources once per process on first use (`serve` starts it at
- * once), so `npm start` always serves the board of the code it runs: no build step to remember.
- * A failed build is not kept: the next request tries again.
+ * The board's script and style sheet, read once per process on first use (`serve` reads them at
+ * once). A failed read (no build) is not kept: the next request tries again.
  */
 export function boardBundle(): Promise<BoardBundle> {
-  building ??= buildBoard().catch((err) => {
-    building = null;
+  loading ??= loadBoard().catch((err) => {
+    loading = null;
     throw err;
   });
-  return building;
+  return loading;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { trimmed } from '../../core/text.ts';
 import { defaultTabOrder, modules } from '../guilds/modules.ts';
 
@@ -30,11 +31,8 @@ const Color = (what: string) => z.string({ error: `${what} must be a string #rrg
 const tabs = defaultTabOrder as [string, ...string[]];
 const Tab = z.enum(tabs, { error: (iss) => `unknown tab ${JSON.stringify(iss.input)}; known tabs: ${tabs.join(', ')}` });
 
-/** An upload id as GET /uploads lists it (a number); a string of digits is taken too. */
-const UploadId = z.union([
-  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  z.string().regex(/^[1-9]\d{0,14}$/).transform(Number),
-], { error: 'iconUploadId must be an upload id (a whole number from 1) or null' });
+/** An upload id as GET /uploads lists it (a string of digits); a number is taken too. */
+const UploadId = recordId('iconUploadId');
 
 export const PatchBranding = z.strictObject({
   name: trimmed(100, 'name').optional(),
@@ -55,5 +53,5 @@ export const AdminBranding = z.object({
   tabOrder: z.array(z.string()).describe('The order in effect (the default when none was set).'),
   iconUrl,
   customIcon: z.boolean().describe('true: an icon made from an upload; false: the generated default in the accent colour.'),
-  iconUploadId: z.number().int().nullable().describe('The upload the icon was made from (it may have been deleted since; the icon stays).'),
+  iconUploadId: RecordIdOut.nullable().describe('The upload the icon was made from (it may have been deleted since; the icon stays).'),
 });

@@ -46,8 +46,8 @@ export async function branding(deps: Deps, guildId: string) {
 }
 
 function adminView(g: GuildRow) {
-  const uploadId = g.branding.iconUploadId;
-  return { ...view(g), customIcon: g.hasIcon, iconUploadId: g.hasIcon && typeof uploadId === 'number' ? uploadId : null };
+  const uploadId = g.branding.iconUploadId; // a string; rows written before ids were strings hold a number
+  return { ...view(g), customIcon: g.hasIcon, iconUploadId: g.hasIcon && (typeof uploadId === 'string' || typeof uploadId === 'number') ? String(uploadId) : null };
 }
 
 export async function adminBranding(deps: Deps, guildId: string) {
@@ -76,7 +76,7 @@ export async function setBranding(deps: Deps, guildId: string, input: z.output<t
     update.brandingSet!.iconUploadId = input.iconUploadId;
     audit.icon = { uploadId: input.iconUploadId };
   }
-  const result = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  const result = await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const g = await updateGuildBranding(tx.sql, guildId, update);
     if (!g) throw new AppError('NOT_FOUND', `unknown guild ${guildId}`);
     const now = view(g);
@@ -90,7 +90,7 @@ export async function setBranding(deps: Deps, guildId: string, input: z.output<t
   return result;
 }
 
-async function iconFromUpload(deps: Deps, guildId: string, uploadId: number): Promise<Buffer> {
+async function iconFromUpload(deps: Deps, guildId: string, uploadId: string): Promise<Buffer> {
   const upload = await uploadOfGuild(deps.sql, guildId, uploadId);
   // 400 as for a letterhead's logo: the body names something this guild has not (another guild's upload looks the same).
   if (!upload) throw new AppError('BAD_REQUEST', `${uploadId} is not an upload of this guild (see GET /uploads)`);

@@ -43,7 +43,7 @@ export async function getCallRateLimit(deps: Deps, guildId: string) {
 }
 
 export async function setCallRateLimit(deps: Deps, guildId: string, limit: RateLimit, actor: Actor) {
-  await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.setCallRateLimit(tx.sql, guildId, limit);
     tx.emit('settings', { op: 'callRateLimit', perMinute: limit.perMinute, burst: limit.burst });
     tx.audit('calls.rate_limit_set', actor, limit);

@@ -34,7 +34,7 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
     caller: input.caller ?? null,
     source: input.source ?? null,
   };
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.lockCallReports(tx.sql, guildId);
     const last = await store.latestCall(tx.sql, guildId, input.externalId);
     const sheet = await openSheetOf(tx, last);
@@ -61,7 +61,7 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
  * stored, writing nothing (the game's retry queue re-sends).
  */
 export async function resolveCall(deps: Deps, guildId: string, externalId: string, resolution: string, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.lockCallReports(tx.sql, guildId);
     const last = await store.latestCall(tx.sql, guildId, externalId);
     if (!last) throw new AppError('NOT_FOUND', `no call with externalId ${externalId}`);
@@ -84,7 +84,7 @@ export async function resolveCall(deps: Deps, guildId: string, externalId: strin
  * guild's call lock: of concurrent takes exactly one wins, the others see the call taken (409).
  */
 export async function takeCall(deps: Deps, guildId: string, externalId: string, keyword: string | undefined, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     if (who.actor.kind === 'session' && !(await store.lockOpenShift(tx.sql, guildId, who.actor.id))) {
       throw new AppError('CONFLICT', 'you are off duty: clock in before taking a call');
     }

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.ts';
-import { buildModel, type DocRoute } from '../../docs/model.ts';
+import { documentedRoutes, type DocRoute } from '../../docs/model.ts';
 import { openApiDocument } from '../../docs/openapi.ts';
 import { postmanCollection } from '../../docs/collection.ts';
 import { llmsText } from '../../docs/llms.ts';
@@ -12,7 +12,7 @@ const rendered = new Map<string, unknown>();
 async function docModel(): Promise<DocRoute[]> {
   if (!model) {
     const [{ appRouter }, { restRoutes }] = await Promise.all([import('../../trpc/app-router.ts'), import('../../transport/routes.ts')]);
-    model = buildModel(restRoutes(appRouter));
+    model = documentedRoutes(restRoutes(appRouter));
   }
   return model;
 }

@@ -99,7 +99,7 @@ async function sync(deps: Deps, guildId: string, actor: Actor | null): Promise<S
     }
   });
 
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.lockEmojis(tx.sql, guildId);
     // Read again under the lock: another node may have synced since the read above.
     const stored = new Map((await store.allEmojis(tx.sql, guildId)).map((e) => [e.id, e]));

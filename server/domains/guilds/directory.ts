@@ -1,11 +1,11 @@
 import { TtlCache } from '../../core/ttl-cache.ts';
-import type { Sql } from '../../store/db.ts';
+import type { Database } from '../../store/db.ts';
 import type { Bus } from '../../hub/bus.ts';
 import { effectiveModules, type ModuleName } from './modules.ts';
 import { guildById } from './store.ts';
 
 /** Cached per-guild module switches; a change anywhere drops the entry on every node via the bus. */
-export function createGuildDirectory(sql: Sql, bus: Bus) {
+export function createGuildDirectory(db: Database, bus: Bus) {
   const cache = new TtlCache<Record<ModuleName, boolean> | null>(10_000);
   bus.onInvalidate((inv) => {
     if (inv.kind === 'guild') cache.delete(inv.id);
@@ -19,7 +19,7 @@ export function createGuildDirectory(sql: Sql, bus: Bus) {
     async modules(guildId: string): Promise<Record<ModuleName, boolean> | null> {
       let hit = cache.get(guildId);
       if (hit === undefined) {
-        const guild = await guildById(sql, guildId);
+        const guild = await guildById(db.sql, guildId);
         hit = guild ? effectiveModules(guild.modules) : null;
         cache.set(guildId, hit);
       }

@@ -74,7 +74,7 @@ async function lockOpen(tx: Tx, number: number, version?: number) {
 }
 
 export async function createIncident(deps: Deps, guildId: string, input: { keyword: string; location?: unknown; priority?: number }, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const sheet = await openIncident(tx, { keyword: input.keyword, location: input.location ?? null, priority: input.priority ?? 2, callId: null }, who.by, 'Einsatzblatt angelegt');
     tx.audit('incident.create', who.actor, { number: sheet.number });
     return sheet;
@@ -82,7 +82,7 @@ export async function createIncident(deps: Deps, guildId: string, input: { keywo
 }
 
 export async function updateIncident(deps: Deps, guildId: string, input: { number: number; version: number; keyword?: string; location?: unknown; priority?: number }, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await lockOpen(tx, input.number, input.version);
     const before = (await store.incidentByNumber(tx.sql, guildId, input.number))!;
     await store.updateIncident(tx.sql, guildId, input.number, { keyword: input.keyword, location: input.location, priority: input.priority });
@@ -97,7 +97,7 @@ export async function updateIncident(deps: Deps, guildId: string, input: { numbe
 }
 
 export async function assignUnit(deps: Deps, guildId: string, number: number, callsign: string, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await lockOpen(tx, number);
     const result = await store.assignUnit(tx.sql, guildId, number, callsign);
     if (!result) throw new AppError('NOT_FOUND', `no unit with callsign ${callsign} in this guild`);
@@ -108,7 +108,7 @@ export async function assignUnit(deps: Deps, guildId: string, number: number, ca
 }
 
 export async function releaseUnit(deps: Deps, guildId: string, number: number, callsign: string, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await lockOpen(tx, number);
     const result = await store.releaseUnit(tx.sql, guildId, number, callsign);
     if (!result) throw new AppError('NOT_FOUND', `no unit with callsign ${callsign} in this guild`);
@@ -119,7 +119,7 @@ export async function releaseUnit(deps: Deps, guildId: string, number: number, c
 }
 
 export async function addEntry(deps: Deps, guildId: string, number: number, text: string, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await lockOpen(tx, number);
     const entry = await appendEntry(tx, number, 'note', text, who.by);
     tx.audit('incident.entry_add', who.actor, { number, entryId: entry.id });
@@ -128,7 +128,7 @@ export async function addEntry(deps: Deps, guildId: string, number: number, text
 }
 
 export async function closeIncident(deps: Deps, guildId: string, number: number, version: number | undefined, who: Who) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await lockOpen(tx, number, version);
     await store.closeIncident(tx.sql, guildId, number);
     tx.audit('incident.close', who.actor, { number });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { plain, trimmed } from '../../core/text.ts';
 
 /** Limits of a letterhead, chosen to fit the top of an A4 page (and the preview) legibly. */
@@ -7,18 +8,9 @@ export const MAX_LETTERHEADS = 200;
 /** Preview width in pixels: 1240 is an A4 page at 150 dpi, 2480 at 300 dpi. */
 export const PREVIEW_WIDTH = { min: 300, default: 1240, max: 2480 } as const;
 
-const MAX_ID = 999_999_999_999_999;
-
-/** A whole number id from a path or query string ("7") or a tRPC number. */
-const wholeId = (what: string) => {
-  const message = `${what} must be a whole number from 1`;
-  return z.union([z.number({ error: message }), z.string().regex(/^[0-9]{1,15}$/, message).transform(Number)], { error: message })
-    .pipe(z.number().int(message).min(1, message).max(MAX_ID, `${what} is too large`));
-};
-
-export const LetterheadId = wholeId('id');
-const UploadId = z.number({ error: 'logoUploadId must be an upload id (a whole number) or null' })
-  .int('logoUploadId must be a whole number').min(1, 'logoUploadId must be at least 1').max(MAX_ID, 'logoUploadId is too large');
+/** Ids are strings of digits (a number is taken too); see recordId. */
+export const LetterheadId = recordId('id');
+const UploadId = recordId('logoUploadId');
 
 const oneLine = (s: string) => !/[\r\n\u2028\u2029]/.test(s);
 
@@ -79,8 +71,7 @@ export type LetterheadChanges = Omit<UpdateLetterhead, 'id' | 'version'>;
 export const IdParam = z.strictObject({ id: LetterheadId });
 
 export const Reorder = z.strictObject({
-  ids: z.array(z.number({ error: 'ids must be letterhead ids (whole numbers)' }).int('ids must be whole numbers').min(1, 'ids must be at least 1'),
-    { error: 'ids must be a list of letterhead ids' })
+  ids: z.array(recordId('each of ids'), { error: 'ids must be a list of letterhead ids' })
     .max(MAX_LETTERHEADS, `ids has at most ${MAX_LETTERHEADS} entries`)
     .describe('Every letterhead of the guild, each once, in the new order.'),
 });
@@ -97,11 +88,11 @@ export const PreviewParams = z.strictObject({
 });
 
 export const Letterhead = z.object({
-  id: z.number().int(),
+  id: RecordIdOut,
   name: z.string(),
   organisation: z.string(),
   addressLines: z.array(z.string()),
-  logoUploadId: z.number().int().nullable(),
+  logoUploadId: RecordIdOut.nullable(),
   logoUrl: z.string().nullable().describe('The logo image (GET /uploads/{id}, needs settings.manage); the preview shows it to everyone else.'),
   primaryColor: z.string(),
   secondaryColor: z.string(),
@@ -115,5 +106,5 @@ export const Letterhead = z.object({
 export type Letterhead = z.infer<typeof Letterhead>;
 
 export const LetterheadList = z.object({ letterheads: z.array(Letterhead).describe('In order (position).') });
-export const Deleted = z.object({ deleted: z.object({ id: z.number().int(), name: z.string() }), letterheads: z.array(Letterhead).describe('The rest, in order.') });
+export const Deleted = z.object({ deleted: z.object({ id: RecordIdOut, name: z.string() }), letterheads: z.array(Letterhead).describe('The rest, in order.') });
 export const Png = z.object({ contentType: z.literal('image/png'), base64: z.string() });

@@ -24,7 +24,7 @@ export function view(guildId: string, r: store.LetterheadRow): Letterhead {
   };
 }
 
-const notFound = (id: number) => new AppError('NOT_FOUND', `no letterhead ${id} in this guild`);
+const notFound = (id: string) => new AppError('NOT_FOUND', `no letterhead ${id} in this guild`);
 const nameTaken = (name: string) => new AppError('CONFLICT', `a letterhead named "${name}" exists already`);
 
 export async function listLetterheads(deps: Deps, guildId: string) {
@@ -33,7 +33,7 @@ export async function listLetterheads(deps: Deps, guildId: string) {
 }
 
 /** A 400 before the database's foreign key could refuse: the logo must be an upload of this guild (locked until commit). */
-async function checkLogo(tx: Tx, guildId: string, logoUploadId: number | null | undefined): Promise<void> {
+async function checkLogo(tx: Tx, guildId: string, logoUploadId: string | null | undefined): Promise<void> {
   if (logoUploadId === null || logoUploadId === undefined) return;
   if (!(await store.lockUploadOfGuild(tx.sql, guildId, logoUploadId))) {
     throw new AppError('BAD_REQUEST', `logo ${logoUploadId} is not an upload of this guild (see GET /uploads)`);
@@ -43,7 +43,7 @@ async function checkLogo(tx: Tx, guildId: string, logoUploadId: number | null | 
 /** Letterhead writes: under the guild's letterhead lock; a unique-name race the lock cannot see is still a 409. */
 async function write<T>(deps: Deps, guildId: string, name: string | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
   try {
-    return await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+    return await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
       await store.lockLetterheads(tx.sql, guildId);
       return fn(tx);
     });
@@ -65,13 +65,13 @@ export async function createLetterhead(deps: Deps, guildId: string, input: Creat
     });
     if (!row) throw nameTaken(input.name);
     const value = view(guildId, row);
-    tx.emit('letterheads', { op: 'upsert', key: String(row.id), value });
+    tx.emit('letterheads', { op: 'upsert', key: row.id, value });
     tx.audit('letterhead.create', actor, { id: row.id, name: row.name });
     return value;
   });
 }
 
-export async function updateLetterhead(deps: Deps, guildId: string, id: number, version: number, changes: LetterheadChanges, actor: Actor): Promise<Letterhead> {
+export async function updateLetterhead(deps: Deps, guildId: string, id: string, version: number, changes: LetterheadChanges, actor: Actor): Promise<Letterhead> {
   if (!Object.values(changes).some((v) => v !== undefined)) {
     throw new AppError('BAD_REQUEST', 'nothing to change: send version and at least one of name, organisation, addressLines, logoUploadId, primaryColor, secondaryColor, footer');
   }
@@ -95,30 +95,30 @@ export async function updateLetterhead(deps: Deps, guildId: string, id: number, 
     });
     if (!row) throw new AppError('CONFLICT', `letterhead ${id} changed meanwhile; read it again`); // not reached: the lock serialises writes
     const value = view(guildId, row);
-    tx.emit('letterheads', { op: 'upsert', key: String(id), value });
+    tx.emit('letterheads', { op: 'upsert', key: id, value });
     tx.audit('letterhead.update', actor, { id, name: row.name, version: row.version, fields: Object.keys(changes) });
     return value;
   });
 }
 
 /** Deletes it and closes the gap: the others keep their order, positions stay 0..n-1. */
-export async function deleteLetterhead(deps: Deps, guildId: string, id: number, actor: Actor) {
+export async function deleteLetterhead(deps: Deps, guildId: string, id: string, actor: Actor) {
   return write(deps, guildId, undefined, async (tx) => {
     const gone = await store.deleteLetterhead(tx.sql, guildId, id);
     if (!gone) throw notFound(id);
     const rest = await renumber(tx, guildId, (await store.letterheadsInOrder(tx.sql, guildId)).map((r) => r.id));
-    tx.emit('letterheads', { op: 'remove', key: String(id) });
+    tx.emit('letterheads', { op: 'remove', key: id });
     tx.audit('letterhead.delete', actor, { id, name: gone.name });
     return { deleted: { id, name: gone.name }, letterheads: rest };
   });
 }
 
 /** `ids` must be exactly the guild's letterheads, each once; every other list is a 400 naming what is wrong. */
-export async function reorderLetterheads(deps: Deps, guildId: string, ids: number[], actor: Actor) {
+export async function reorderLetterheads(deps: Deps, guildId: string, ids: string[], actor: Actor) {
   return write(deps, guildId, undefined, async (tx) => {
     const existing = new Set((await store.letterheadsInOrder(tx.sql, guildId)).map((r) => r.id));
-    const seen = new Set<number>();
-    const duplicates = new Set<number>();
+    const seen = new Set<string>();
+    const duplicates = new Set<string>();
     for (const id of ids) (seen.has(id) ? duplicates : seen).add(id);
     const unknown = [...seen].filter((id) => !existing.has(id));
     const missing = [...existing].filter((id) => !seen.has(id));
@@ -135,12 +135,12 @@ export async function reorderLetterheads(deps: Deps, guildId: string, ids: numbe
 }
 
 /** Positions 0..n-1 in the order of `ids`; a `patch` op for each letterhead whose position changed. */
-async function renumber(tx: Tx, guildId: string, ids: number[]): Promise<Letterhead[]> {
+async function renumber(tx: Tx, guildId: string, ids: string[]): Promise<Letterhead[]> {
   const before = new Map((await store.letterheadsInOrder(tx.sql, guildId)).map((r) => [r.id, r.position]));
   await store.setPositions(tx.sql, guildId, ids);
   const after = await store.letterheadsInOrder(tx.sql, guildId);
   for (const r of after) {
-    if (before.get(r.id) !== r.position) tx.emit('letterheads', { op: 'patch', key: String(r.id), value: { position: r.position } });
+    if (before.get(r.id) !== r.position) tx.emit('letterheads', { op: 'patch', key: r.id, value: { position: r.position } });
   }
   return after.map((r) => view(guildId, r));
 }
@@ -152,7 +152,7 @@ async function renumber(tx: Tx, guildId: string, ids: number[]): Promise<Letterh
  */
 const previews = new TtlCache<string>(60_000, 200);
 
-export async function letterheadPreview(deps: Deps, guildId: string, id: number, width: number = PREVIEW_WIDTH.default) {
+export async function letterheadPreview(deps: Deps, guildId: string, id: string, width: number = PREVIEW_WIDTH.default) {
   const l = await store.letterheadById(deps.sql, guildId, id);
   if (!l) throw notFound(id);
   const key = `${guildId}:${id}:${l.version}:${l.logoUploadId ?? 0}:${width}`;

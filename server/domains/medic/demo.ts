@@ -1,6 +1,6 @@
 import { createCanvas } from '@napi-rs/canvas';
 import { createMemoryBus } from '../../hub/bus.ts';
-import type { Sql } from '../../store/db.ts';
+import type { Database } from '../../store/db.ts';
 import { ingest } from './ingest.ts';
 
 /**
@@ -80,10 +80,10 @@ function demoPatientEvents(now = Date.now()) {
   return events.sort((a, b) => (a as { at: number }).at - (b as { at: number }).at);
 }
 
-export async function seedDemoPatient(sql: Sql, guildId: string): Promise<number> {
+export async function seedDemoPatient(db: Database, guildId: string): Promise<number> {
   const bus = createMemoryBus();
   try {
-    const res = await ingest({ sql, bus }, guildId, demoPatientEvents());
+    const res = await ingest({ db, bus }, guildId, demoPatientEvents());
     if (res.rejected) throw new Error(`demo patient: ${res.results.find((r) => r.status === 'rejected')?.error}`);
     return res.applied;
   } finally {

@@ -50,7 +50,7 @@ function dataOf(e: MedicEvent): Record<string, unknown> {
  * changes nothing. Everything applied commits in one transaction under the guild's ingest lock,
  * with one multi-row insert per table and one `medic` upsert per touched file.
  */
-export async function ingest(deps: Pick<Deps, 'sql' | 'bus'>, guildId: string, raw: unknown[]) {
+export async function ingest(deps: Pick<Deps, 'db' | 'bus'>, guildId: string, raw: unknown[]) {
   const checked = raw.map(checkEvent);
   const images = new Map<number, CheckedImage>(); // checked before the transaction: decoding is slow
   for (const c of checked) {
@@ -65,8 +65,8 @@ export async function ingest(deps: Pick<Deps, 'sql' | 'bus'>, guildId: string, r
     : { id: c.id, index: c.index, status: 'rejected', code: c.code, error: c.error });
   const valid = checked.filter((c): c is Extract<Checked, { ok: true }> => c.ok);
   if (valid.length) {
-    await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
-      for (const s of await apply(tx, valid, images, results)) tx.emit('medic', { op: 'upsert', key: String(s.fileId), value: s });
+    await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
+      for (const s of await apply(tx, valid, images, results)) tx.emit('medic', { op: 'upsert', key: s.fileId, value: s });
     });
   }
   let applied = 0, duplicates = 0;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { plain } from '../../core/text.ts';
 import { RankId } from '../ranks/schema.ts';
 import { gameId, medicLimits, vitalRanges, type VitalField } from './limits.ts';
@@ -23,11 +24,28 @@ const BodyPart = z.enum(bodyParts);
 const Severity = int(1, 5).describe('1 minor .. 5 critical.');
 const Bleeding = int(0, 3).describe('0 none, 1 light, 2 heavy, 3 arterial.');
 
-/** Game time: epoch milliseconds from 2020-01-01 to 24 h from now (checked when parsed). */
-export const GameTime = z.number().int()
-  .refine((n) => n >= medicLimits.earliestAt && n <= Date.now() + medicLimits.aheadMs, 'must be epoch milliseconds from 2020-01-01 to 24 h from now')
-  .describe('Game time, epoch milliseconds (2020-01-01 .. now + 24 h).')
-  .meta({ example: Date.UTC(2026, 10, 24, 20, 15) }); // documented examples (and the fuzz test's requests) need a time inside the window
+const timeRule = 'must be an ISO 8601 time or epoch milliseconds, from 2020-01-01 to 24 h from now';
+/** What is wrong with a game time that is neither an ISO 8601 time nor whole epoch milliseconds. */
+const timeError = (input: unknown) => input === undefined ? 'is required'
+  : typeof input === 'number' ? 'must be whole epoch milliseconds or an ISO 8601 time'
+  : typeof input === 'string' ? 'must be an ISO 8601 time (e.g. 2026-11-24T20:15:00.000Z) or epoch milliseconds as a number'
+  : timeRule;
+/** An ISO 8601 time (with Z or an offset) as epoch milliseconds. */
+const isoMs = z.iso.datetime({ offset: true }).transform((s) => Date.parse(s));
+/**
+ * Game time as sent: an ISO 8601 time (spec: timestamps are ISO 8601 UTC) or, as games have sent
+ * it so far, epoch milliseconds; from 2020-01-01 to 24 h from now (checked when parsed). Held as
+ * epoch milliseconds inside (the tables' game times are int8 ms).
+ */
+export const GameTime = z.union([isoMs, z.number().int()], { error: (iss) => timeError(iss.input) })
+  .refine((n) => n >= medicLimits.earliestAt && n <= Date.now() + medicLimits.aheadMs, 'must be from 2020-01-01 to 24 h from now')
+  .describe('Game time: ISO 8601 (e.g. 2026-11-24T20:15:00.000Z) or epoch milliseconds; 2020-01-01 .. now + 24 h. Answered as ISO 8601 UTC.')
+  .meta({ example: '2026-11-24T20:15:00.000Z' }); // documented examples (and the fuzz test's requests) need a time inside the window
+
+/** A time as the medic routes answer it (spec: ISO 8601 in UTC). */
+const Time = z.iso.datetime();
+/** Epoch milliseconds (the tables' game and server times) as an answer's ISO 8601 UTC time. */
+export const isoTime = (ms: number) => new Date(ms).toISOString();
 
 const envelope = {
   id: GameId.describe('Chosen by the game, unique per guild across all types: an id stored before makes the event a duplicate (a retried batch is applied once).'),
@@ -153,10 +171,10 @@ export const StateInput = z.strictObject({
 export type StateInput = z.infer<typeof StateInput>;
 
 export const CitizenState = z.object({
-  citizenId: z.string(), at: z.number().int().describe('Game time, epoch ms.'), state: z.enum(citizenStates),
+  citizenId: z.string(), at: Time.describe('Game time.'), state: z.enum(citizenStates),
   health: z.number().int().nullable(), armor: z.number().int().nullable(), conscious: z.boolean().nullable(),
   bleeding: z.number().int().nullable(), position: z.object({ x: z.number(), y: z.number(), z: z.number() }).nullable(),
-  name: z.string().nullable(), updatedAt: z.number().int().describe('Server time of the write, epoch ms.'),
+  name: z.string().nullable(), updatedAt: Time.describe('Server time of the write.'),
 });
 export type CitizenState = z.infer<typeof CitizenState>;
 export const StateResult = z.object({
@@ -166,7 +184,7 @@ export const StateResult = z.object({
 });
 
 export const Vitals = z.object({
-  at: z.number().int(),
+  at: Time,
   heartRate: z.number().nullable(), systolic: z.number().nullable(), diastolic: z.number().nullable(), spo2: z.number().nullable(),
   respRate: z.number().nullable(), temperature: z.number().nullable(), gcs: z.number().nullable(),
 });
@@ -179,33 +197,33 @@ export const VitalSeries = z.object({
 export type VitalSeries = z.infer<typeof VitalSeries>;
 
 export const PatientSummary = z.object({
-  fileId: z.number().int(), citizenId: z.string(), name: z.string().nullable(),
+  fileId: RecordIdOut, citizenId: z.string(), name: z.string().nullable(),
   status: z.enum(['open', 'closed']), outcome: z.enum(outcomes).nullable(),
-  openedAt: z.number().int(), closedAt: z.number().int().nullable(), lastEventAt: z.number().int().describe('Newest game time of its events.'),
+  openedAt: Time, closedAt: Time.nullable(), lastEventAt: Time.describe('Newest game time of its events.'),
   state: CitizenState.nullable(), injuries: z.number().int().describe('Injuries not healed.'), lastVitals: Vitals.nullable(),
 });
 export type PatientSummary = z.infer<typeof PatientSummary>;
 
 export const Injury = z.object({
   injuryId: z.string(), bodyPart: z.enum(bodyParts), kind: z.enum(injuryKinds), severity: z.number().int(), bleeding: z.number().int(),
-  state: z.enum(injuryStates), addedAt: z.number().int(), changedAt: z.number().int(),
+  state: z.enum(injuryStates), addedAt: Time, changedAt: Time,
 });
 export const TimelineEntry = z.object({
-  eventId: z.string(), type: z.string(), at: z.number().int(), receivedAt: z.number().int(),
+  eventId: z.string(), type: z.string(), at: Time, receivedAt: Time,
   summary: z.string().describe('German text for people.'),
   data: z.record(z.string(), z.unknown()).describe('The event\'s fields besides the envelope (ECG samples and image bytes left out).'),
 });
 export const Treatment = z.object({
-  eventId: z.string(), at: z.number().int(), treatment: z.string(), item: z.string().nullable(), injuryId: z.string().nullable(),
+  eventId: z.string(), at: Time, treatment: z.string(), item: z.string().nullable(), injuryId: z.string().nullable(),
   by: z.object({ name: z.string(), citizenId: z.string().optional(), badge: z.string().optional() }),
   tier: z.number().int(), result: z.enum(['success', 'partial', 'failed']), note: z.string().nullable(),
 });
 export const Ecg = z.object({
-  eventId: z.string(), at: z.number().int(), rhythm: z.enum(rhythms), sampleRateHz: z.number().int(), lead: z.string().nullable(), samples: z.array(z.number()),
+  eventId: z.string(), at: Time, rhythm: z.enum(rhythms), sampleRateHz: z.number().int(), lead: z.string().nullable(), samples: z.array(z.number()),
 });
-export const Lab = z.object({ eventId: z.string(), at: z.number().int(), unit: z.string(), substances: z.record(z.string(), z.number()) });
+export const Lab = z.object({ eventId: z.string(), at: Time, unit: z.string(), substances: z.record(z.string(), z.number()) });
 export const Image = z.object({
-  id: z.number().int(), eventId: z.string(), at: z.number().int(), modality: z.enum(['xray', 'ct']), bodyPart: z.enum(bodyParts),
+  id: RecordIdOut, eventId: z.string(), at: Time, modality: z.enum(['xray', 'ct']), bodyPart: z.enum(bodyParts),
   finding: z.string().nullable(), contentType: z.enum(['image/png', 'image/jpeg', 'image/webp']), width: z.number().int(), height: z.number().int(),
   url: z.string().describe('`/api/v1/medic/images/{id}?guild={guildId}`, usable in an <img src> by a signed-in browser.'),
 });
@@ -217,27 +235,28 @@ export const PatientDetail = PatientSummary.extend({
 });
 export type PatientDetail = z.infer<typeof PatientDetail>;
 
-const idMessage = 'must be a whole number from 1';
-export const NumericId = z.union([z.number(), z.string().regex(/^[0-9]{1,15}$/, idMessage).transform(Number)], { error: idMessage })
-  .pipe(z.number().int(idMessage).min(1, idMessage).max(999_999_999_999_999, 'is too large'));
+/** A query time: ISO 8601, or epoch milliseconds as a number or digits. */
+const QueryTime = (what: string) => z.union([
+  isoMs, z.number().int().min(0), z.string().regex(/^[0-9]{1,15}$/).transform(Number),
+], { error: `${what} must be an ISO 8601 time or epoch milliseconds` }).pipe(z.number().int().min(0));
 
 export const PatientQuery = z.strictObject({
   q: plain('q').max(64, 'q has at most 64 characters').optional().describe('Citizen id prefix or name (case-insensitive substring).'),
   status: z.enum(['open', 'closed', 'all']).optional().describe('Default open.'),
   limit: z.union([z.number(), z.string().regex(/^[0-9]{1,4}$/).transform(Number)]).pipe(z.number().int().min(1).max(200)).optional().describe('1..200, default 50.'),
-  before: NumericId.optional().describe('nextBefore of the previous page.'),
+  before: recordId('before').optional().describe('nextBefore of the previous page.'),
 }).optional();
-export const PatientList = z.object({ patients: z.array(PatientSummary).describe('Newest activity first.'), nextBefore: z.number().int().nullable() });
-export const FileParams = z.strictObject({ fileId: NumericId });
+export const PatientList = z.object({ patients: z.array(PatientSummary).describe('Newest activity first.'), nextBefore: RecordIdOut.nullable() });
+export const FileParams = z.strictObject({ fileId: recordId('fileId') });
 export const VitalsQuery = z.strictObject({
-  fileId: NumericId,
-  from: z.union([z.number(), z.string().regex(/^[0-9]{1,15}$/).transform(Number)]).pipe(z.number().int().min(0)).optional().describe('Game time, epoch ms.'),
-  to: z.union([z.number(), z.string().regex(/^[0-9]{1,15}$/).transform(Number)]).pipe(z.number().int().min(0)).optional().describe('Game time, epoch ms.'),
+  fileId: recordId('fileId'),
+  from: QueryTime('from').optional().describe('Game time: ISO 8601 or epoch ms.'),
+  to: QueryTime('to').optional().describe('Game time: ISO 8601 or epoch ms.'),
   maxPoints: z.union([z.number(), z.string().regex(/^[0-9]{1,5}$/).transform(Number)]).pipe(z.number().int().min(10).max(2000)).optional().describe('10..2000, default 500.'),
 });
-export const CloseInput = z.strictObject({ fileId: NumericId, note: str(500).optional() });
+export const CloseInput = z.strictObject({ fileId: recordId('fileId'), note: str(500).optional() });
 export const ImageParams = z.strictObject({
-  id: NumericId,
+  id: recordId('id'),
   guild: z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'guild is not a valid guild id').optional()
     .describe('The guild, for a session without the x-guild-id header (an <img src>).'),
 });

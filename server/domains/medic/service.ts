@@ -11,7 +11,7 @@ export { ingest } from './ingest.ts';
 
 /** Latest state of a citizen: last write by game time wins; an older or equal `at` is kept out and said so. */
 export async function putCitizenState(deps: Deps, guildId: string, input: StateInput) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const { applied, row } = await store.putState(tx.sql, guildId, input);
     const state = store.stateOf(row) as CitizenState;
     if (!applied) return { applied, reason: `older than the stored state (at ${state.at})`, state };
@@ -20,7 +20,7 @@ export async function putCitizenState(deps: Deps, guildId: string, input: StateI
   });
 }
 
-export async function listPatients(deps: Deps, guildId: string, q: { q?: string; status?: 'open' | 'closed' | 'all'; limit?: number; before?: number }) {
+export async function listPatients(deps: Deps, guildId: string, q: { q?: string; status?: 'open' | 'closed' | 'all'; limit?: number; before?: string }) {
   const limit = q.limit ?? 50;
   const rows = await store.listFiles(deps.sql, guildId, { q: q.q?.trim() || null, status: q.status ?? 'open', limit, before: q.before ?? null });
   const more = rows.length > limit;
@@ -28,16 +28,16 @@ export async function listPatients(deps: Deps, guildId: string, q: { q?: string;
   return { patients, nextBefore: more ? patients[patients.length - 1].fileId : null };
 }
 
-export async function vitalSeries(deps: Deps, guildId: string, fileId: number, o: { from?: number; to?: number; maxPoints?: number }): Promise<VitalSeries> {
+export async function vitalSeries(deps: Deps, guildId: string, fileId: string, o: { from?: number; to?: number; maxPoints?: number }): Promise<VitalSeries> {
   if (!(await reads.fileExists(deps.sql, guildId, fileId))) throw new AppError('NOT_FOUND', `no patient file ${fileId} in this guild`);
   if (o.from !== undefined && o.to !== undefined && o.from > o.to) throw new AppError('BAD_REQUEST', 'from must not be after to');
   return reads.vitalSeries(deps.sql, guildId, fileId, o.from ?? 0, o.to ?? Number.MAX_SAFE_INTEGER, o.maxPoints ?? 500);
 }
 
-const imageUrl = (guildId: string, id: number) => `${API_PREFIX}/medic/images/${id}?guild=${encodeURIComponent(guildId)}`;
+const imageUrl = (guildId: string, id: string) => `${API_PREFIX}/medic/images/${id}?guild=${encodeURIComponent(guildId)}`;
 
 /** A whole patient file: its summary, injuries, timeline (every event but vital samples) and what the board draws. */
-export async function patientFile(deps: Deps, guildId: string, fileId: number): Promise<PatientDetail> {
+export async function patientFile(deps: Deps, guildId: string, fileId: string): Promise<PatientDetail> {
   const [summary] = await store.summariesOf(deps.sql, guildId, [fileId]);
   if (!summary) throw new AppError('NOT_FOUND', `no patient file ${fileId} in this guild`);
   const [injuries, events, ecg, images, vitals] = await Promise.all([
@@ -60,7 +60,7 @@ export async function patientFile(deps: Deps, guildId: string, fileId: number): 
   };
 }
 
-export async function medicImage(deps: Deps, guildId: string, id: number) {
+export async function medicImage(deps: Deps, guildId: string, id: string) {
   const found = await reads.imageBytes(deps.sql, guildId, id);
   if (!found) throw new AppError('NOT_FOUND', `no medic image ${id} in this guild`);
   const ext = found.contentType.slice(6).replace('jpeg', 'jpg');
@@ -68,8 +68,8 @@ export async function medicImage(deps: Deps, guildId: string, id: number) {
 }
 
 /** Closes an open file from the board (outcome `closed`), with a timeline entry naming who closed it. */
-export async function closeFile(deps: Deps, guildId: string, fileId: number, note: string | undefined, actor: Actor, by: string) {
-  await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+export async function closeFile(deps: Deps, guildId: string, fileId: string, note: string | undefined, actor: Actor, by: string) {
+  await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.lockIngest(tx.sql, guildId); // not while a batch of the guild walks its open files
     const closedAt = await reads.closeFile(tx.sql, guildId, fileId);
     if (closedAt === null) {
@@ -78,7 +78,7 @@ export async function closeFile(deps: Deps, guildId: string, fileId: number, not
     }
     await reads.insertCloseEvent(tx.sql, guildId, fileId, closedAt, { note: note ?? null, by: { kind: actor.kind, id: actor.id, name: by } });
     const [summary] = await store.summariesOf(tx.sql, guildId, [fileId]);
-    tx.emit('medic', { op: 'upsert', key: String(fileId), value: summary });
+    tx.emit('medic', { op: 'upsert', key: fileId, value: summary });
     tx.audit('medic.file_close', actor, { fileId, citizenId: summary.citizenId, note: note ?? null });
   });
   return patientFile(deps, guildId, fileId);
@@ -100,7 +100,7 @@ export async function setTiers(deps: Deps, guildId: string, mapping: { rankId: s
     if (seen.has(m.rankId)) throw new AppError('BAD_REQUEST', `mapping[${i}].rankId ${m.rankId} is given twice`);
     seen.add(m.rankId);
   }
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const known = await reads.rankIds(tx.sql, guildId, [...seen]);
     const unknown = mapping.findIndex((m) => !known.has(m.rankId));
     if (unknown >= 0) throw new AppError('BAD_REQUEST', `mapping[${unknown}].rankId ${mapping[unknown].rankId} is not a rank of this guild`);

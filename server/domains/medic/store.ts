@@ -1,6 +1,6 @@
 import type postgres from 'postgres';
 import type { Db } from '../../store/db.ts';
-import type { CitizenState, PatientSummary, StateInput, Vitals } from './schema.ts';
+import { isoTime, type CitizenState, type PatientSummary, type StateInput, type Vitals } from './schema.ts';
 
 type Conn = postgres.ReservedSql<{}> | Db;
 /**
@@ -16,10 +16,18 @@ const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 /** One ingest of a guild at a time: duplicate checks across both id tables and file opening stay exact. */
 export const lockIngest = (db: Conn, guildId: string) => run(db, 'select pg_advisory_xact_lock(hashtextextended($1, 0))', [`medic:${guildId}`]);
 
+/*
+ * Inside the medic domain times are epoch milliseconds (the tables' game times are int8 ms), and
+ * the ingest numbers the files it opens; answers and notices carry ISO 8601 UTC times and string
+ * ids (spec conventions), made in `patientSummary`, `stateOf` and board-store.ts.
+ */
+/** A vital sample as stored (medic_files.last_vitals) and as the ingest keeps it: its game time in epoch ms. */
+export type StoredVitals = Omit<Vitals, 'at'> & { at: number };
+
 export interface OpenFile {
   id: number; citizenId: string; name: string | null; openedAt: number; lastEventAt: number;
   /** Injuries not healed, and the newest vital sample, as stored: the ingest builds the file's summary from them and the batch. */
-  injuries: number; lastVitals: Vitals | null;
+  injuries: number; lastVitals: StoredVitals | null;
 }
 export interface InjuryRow {
   fileId: number; injuryId: string; bodyPart: string; kind: string; severity: number; bleeding: number; state: string; addedAt: number; changedAt: number;
@@ -73,7 +81,7 @@ export async function newFileIds(db: Conn, count: number): Promise<number[]> {
 
 export interface FileWrite {
   id: number; citizenId: string; name: string | null; openedAt: number; lastEventAt: number; closedAt: number | null; outcome: string | null;
-  injuries: number; lastVitals: Vitals | null;
+  injuries: number; lastVitals: StoredVitals | null;
 }
 /**
  * Array literals built here rather than by postgres.js, whose serializer escapes every element with
@@ -182,27 +190,30 @@ export function stateOf(r: postgres.Row, prefix = ''): CitizenState | null {
   if (c('citizen_id') === null || c('citizen_id') === undefined) return null;
   const pos = c('position');
   return {
-    citizenId: c('citizen_id'), at: Number(c('at')), state: c('state'), health: n(c('health')), armor: n(c('armor')),
+    citizenId: c('citizen_id'), at: isoTime(Number(c('at'))), state: c('state'), health: n(c('health')), armor: n(c('armor')),
     conscious: c('conscious') ?? null, bleeding: n(c('bleeding')), position: pos ? { x: pos.x, y: pos.y, z: pos.z } : null,
-    name: c('name') ?? null, updatedAt: new Date(c('updated_at')).getTime(),
+    name: c('name') ?? null, updatedAt: new Date(c('updated_at')).toISOString(),
   };
 }
+
+/** A sample as answered: its game time in ISO 8601. */
+export const vitalsOut = (v: StoredVitals): Vitals => ({ ...v, at: isoTime(v.at) });
 
 /** A file's summary: from a stored row (`summarySelect`) or from a file as a batch leaves it (the ingest). */
 export function patientSummary(f: FileWrite, state: CitizenState | null): PatientSummary {
   return {
-    fileId: f.id, citizenId: f.citizenId, name: f.name ?? state?.name ?? null, status: f.closedAt === null ? 'open' : 'closed',
-    outcome: (f.outcome as PatientSummary['outcome']) ?? null, openedAt: f.openedAt, closedAt: f.closedAt, lastEventAt: f.lastEventAt,
-    state, injuries: f.injuries, lastVitals: f.lastVitals,
+    fileId: String(f.id), citizenId: f.citizenId, name: f.name ?? state?.name ?? null, status: f.closedAt === null ? 'open' : 'closed',
+    outcome: (f.outcome as PatientSummary['outcome']) ?? null, openedAt: isoTime(f.openedAt), closedAt: f.closedAt === null ? null : isoTime(f.closedAt),
+    lastEventAt: isoTime(f.lastEventAt), state, injuries: f.injuries, lastVitals: f.lastVitals && vitalsOut(f.lastVitals),
   };
 }
 
 const toSummary = (r: postgres.Row): PatientSummary => patientSummary({
   id: Number(r.id), citizenId: r.citizen_id, name: r.name, openedAt: Number(r.opened_at), lastEventAt: Number(r.last_event_at),
-  closedAt: n(r.closed_at), outcome: r.outcome, injuries: Number(r.injuries), lastVitals: (r.last_vitals as Vitals | null) ?? null,
+  closedAt: n(r.closed_at), outcome: r.outcome, injuries: Number(r.injuries), lastVitals: (r.last_vitals as StoredVitals | null) ?? null,
 }, stateOf(r, 's_'));
 
-export async function summariesOf(db: Conn, guildId: string, fileIds: number[]): Promise<PatientSummary[]> {
+export async function summariesOf(db: Conn, guildId: string, fileIds: string[]): Promise<PatientSummary[]> {
   const rows = await run(db, `${summarySelect} where f.guild_id = $1 and f.id = any($2::int8[]) order by f.id`, [guildId, fileIds]);
   return rows.map(toSummary);
 }
@@ -212,7 +223,7 @@ export async function summariesOf(db: Conn, guildId: string, fileIds: number[]):
  * sql/0017_medic_hot_path.sql) are filtered and sorted; closed ones come from their activity index.
  * The cursor is the (activity, id) of the file named by `before`.
  */
-export async function listFiles(db: Db, guildId: string, o: { q: string | null; status: 'open' | 'closed' | 'all'; limit: number; before: number | null }) {
+export async function listFiles(db: Db, guildId: string, o: { q: string | null; status: 'open' | 'closed' | 'all'; limit: number; before: string | null }) {
   const like = `replace(replace(replace($2, '\\', '\\\\'), '%', '\\%'), '_', '\\_')`;
   const match = `($2::text is null or f.citizen_id ilike (${like} || '%') or coalesce(f.name, s.name, '') ilike ('%' || ${like} || '%'))`;
   const after = `(c.at is null or (coalesce(f.closed_activity, f.last_event_at), f.id) < (c.at, c.id))`;

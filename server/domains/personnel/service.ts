@@ -86,7 +86,7 @@ export interface CreateInput { userId: string; nickname: string; badge?: string 
 
 export async function createPerson(deps: Deps, guildId: string, input: CreateInput, caller: Caller) {
   if (input.isAdmin !== undefined && !caller.admin) throw new AppError('FORBIDDEN', 'only guild admins may set isAdmin');
-  const result = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  const result = await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const rank = input.rank ? await store.rankByIdOrName(tx.sql, guildId, input.rank) : null;
     if (input.rank && !rank) throw noRank(input.rank);
     if (rank) checkGrant(caller, rank.capabilities, `rank ${rank.name}`);
@@ -127,7 +127,7 @@ export async function updatePerson(
   deps: Deps, guildId: string, who: { userId: string } | { badge: string }, input: UpdateInput, caller: Caller, audit: string,
 ) {
   if (input.isAdmin !== undefined && !caller.admin) throw new AppError('FORBIDDEN', 'only guild admins may set isAdmin');
-  const outcome = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  const outcome = await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const admins = input.isAdmin === false ? await store.lockAdmins(tx.sql, guildId) : [];
     const before = await store.lockPerson(tx.sql, guildId, who);
     if (!before) throw 'userId' in who ? noPerson(who.userId) : noBadge(who.badge);
@@ -181,7 +181,7 @@ export async function updatePerson(
 }
 
 export async function addHistory(deps: Deps, guildId: string, userId: string, entry: { kind: string; text: string }, caller: Caller) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     if (!(await store.personByUserId(tx.sql, guildId, userId))) throw noPerson(userId);
     const row = await store.insertHistory(tx.sql, guildId, { userId, kind: entry.kind, text: entry.text, byKind: caller.actor.kind, byId: caller.actor.id });
     tx.audit('personal.history_add', caller.actor, { userId, entryId: row.id, kind: entry.kind });

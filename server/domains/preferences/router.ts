@@ -28,7 +28,7 @@ export const preferencesRouter = router({
       const entries = Object.entries(input.prefs).filter(([, v]) => v !== undefined);
       const set = Object.fromEntries(entries.filter(([, v]) => v !== null));
       const reset = entries.filter(([, v]) => v === null).map(([k]) => k);
-      return inGuildTx(ctx.deps.sql, ctx.deps.bus, ctx.guildId, async (tx) => {
+      return inGuildTx(ctx.deps.db, ctx.deps.bus, ctx.guildId, async (tx) => {
         const stored = await mergePrefs(tx.sql, ctx.guildId, userId, set, reset);
         tx.audit('user.preferences_set', ctx.actor, { set: Object.keys(set), reset });
         return effective(stored);

@@ -46,7 +46,7 @@ export async function createRank(deps: Deps, guildId: string, input: NewRank, ca
   checkGrant(caller, input.capabilities, `rank ${input.name}`);
   const gameAssignable = input.gameAssignable ?? null;
   checkGameFlag(caller, null, { name: input.name, capabilities: input.capabilities, gameAssignable });
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     if (await store.rankNameTaken(tx.sql, guildId, input.name, null)) throw nameTaken(input.name);
     let id = input.id;
     if (id === undefined) {
@@ -69,7 +69,7 @@ export async function createRank(deps: Deps, guildId: string, input: NewRank, ca
 }
 
 export async function updateRank(deps: Deps, guildId: string, id: string, input: store.RankChanges, caller: Caller) {
-  const outcome = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  const outcome = await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const before = await store.lockRank(tx.sql, guildId, id);
     if (!before) throw noRank(id);
     checkGrant(caller, before.capabilities, `rank ${before.name}`);
@@ -108,7 +108,7 @@ export async function updateRank(deps: Deps, guildId: string, id: string, input:
 
 /** A rank someone holds is not deleted (409): move its holders to another rank first. */
 export async function deleteRank(deps: Deps, guildId: string, id: string, caller: Caller) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const rank = await store.lockRank(tx.sql, guildId, id);
     if (!rank) throw noRank(id);
     checkGrant(caller, rank.capabilities, `rank ${rank.name}`);

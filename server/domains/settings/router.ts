@@ -32,7 +32,7 @@ export const settingsRouter = router({
     .input(SetModules).output(Modules)
     .mutation(async ({ ctx, input }) => {
       const patch = Object.fromEntries(Object.entries(input.modules).filter(([, v]) => v !== undefined)) as Record<string, boolean>;
-      const result = await inGuildTx(ctx.deps.sql, ctx.deps.bus, ctx.guildId, async (tx) => {
+      const result = await inGuildTx(ctx.deps.db, ctx.deps.bus, ctx.guildId, async (tx) => {
         const stored = await setModules(tx.sql, ctx.guildId, patch);
         const effective = effectiveModules(stored);
         tx.emit('settings', { op: 'set', key: 'modules', value: effective });

@@ -25,7 +25,7 @@ export async function createChartLink(deps: Deps, guildId: string, input: ChartL
     throw new AppError('NOT_FOUND', `no person ${input.userId} in this guild`);
   }
   const token = randomBytes(32).toString('base64url');
-  const link = await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  const link = await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const row = await links.insertChartLink(tx.sql, guildId, {
       tokenHash: hashSecret(token), tokenLast4: token.slice(-4), chart: input.chart, params: storedParams(input), label: input.label ?? '', by: actor,
     });
@@ -40,7 +40,7 @@ export async function listChartLinks(deps: Deps, guildId: string) {
 }
 
 export async function revokeChartLink(deps: Deps, guildId: string, id: string, actor: Actor) {
-  await inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  await inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     if (!(await links.revokeChartLink(tx.sql, guildId, id))) throw new AppError('NOT_FOUND', `no chart link ${id} in this guild`);
     tx.audit('stats.chart_link_revoke', actor, { id });
   });

@@ -15,7 +15,7 @@ export async function clockSettingsOf(deps: Deps, guildId: string): Promise<stor
 export async function setClockSettings(deps: Deps, guildId: string, patch: { timeZone?: string; maxShiftMs?: number | null }, actor: Actor) {
   const timeZone = patch.timeZone === undefined ? undefined : canonicalZone(patch.timeZone);
   if (timeZone === null) throw new AppError('BAD_REQUEST', `unknown time zone ${patch.timeZone}: use an IANA name like Europe/Berlin`);
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const settings = await store.setClockSettings(tx.sql, guildId, { timeZone, maxShiftMs: patch.maxShiftMs });
     tx.emit('settings', { op: 'set', key: 'clock', value: settings });
     tx.audit('settings.clock_set', actor, { ...patch, ...(timeZone ? { timeZone } : {}) });
@@ -24,7 +24,7 @@ export async function setClockSettings(deps: Deps, guildId: string, patch: { tim
 }
 
 export async function setStaffing(deps: Deps, guildId: string, minOnDuty: number, actor: Actor) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const settings = await store.setMinOnDuty(tx.sql, guildId, minOnDuty);
     tx.emit('settings', { op: 'set', key: 'clock', value: settings });
     tx.audit('stats.staffing_set', actor, { minOnDuty });

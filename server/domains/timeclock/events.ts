@@ -1,21 +1,32 @@
 import type { GuildEvent, Op } from '../../hub/topics.ts';
 
 /**
- * What the events table stores for a clock-in or clock-out: the facts of the change as one JSON
- * array (`json_build_array` in the statement), not the topic deltas. The deltas are derived from the
- * facts here, by pure functions, wherever an event comes out of the database: the statement's own
- * answer and the replay of the log (store/event-codec.ts). The two hottest writes thereby leave the
- * building of some forty JSON values to JavaScript; in SQL, setting up and checking those
- * expressions cost PostgreSQL a sixth of the pair's statements (instructions counted under
- * callgrind).
+ * What the events table stores for a clock-in or clock-out: the facts of the change as one named,
+ * versioned JSON object (`json_build_object` in store.ts), not the topic deltas. The deltas are
+ * derived from the facts here, by pure functions, wherever an event comes out of the database: the
+ * statement's own answer and the replay of the log (store/event-codec.ts). The two hottest writes
+ * thereby leave the building of some forty JSON values to JavaScript; in SQL, setting up and
+ * checking those expressions cost PostgreSQL a sixth of the pair's statements (instructions
+ * counted under callgrind).
  *
- * The layout is stored: a change to it needs a new kind name, and these functions must go on
- * decoding every kind ever written.
+ * The facts are stored: a change to their fields needs a new version `v`, and these functions must
+ * go on reading every version ever written, and the positional arrays written before the facts had
+ * names (sql/0007 to sql/0019).
  */
-export type ClockInFacts = [kind: 'clockIn', userId: string, nickname: string, badge: string | null, rank: string | null, clockInAt: string];
-export type ClockOutFacts = [
-  kind: 'clockOut', userId: string, nickname: string, badge: string | null, clockInAt: string, clockOutAt: string,
-  freedSlots: number[], leftUnits: string[],
+export interface ClockInFacts {
+  v: 1; kind: 'clockIn'; userId: string; nickname: string; badge: string | null; rank: string | null; clockInAt: string;
+}
+export interface ClockOutFacts {
+  v: 1; kind: 'clockOut'; userId: string; nickname: string; badge: string | null; clockInAt: string; clockOutAt: string;
+  /** The dispatcher slots the person held, ascending. */
+  slots: number[];
+  /** Callsigns of the units the person left, sorted. */
+  callsigns: string[];
+}
+/** Rows written before the facts had names: read, never written. */
+type ClockInTuple = [kind: 'clockIn', userId: string, nickname: string, badge: string | null, rank: string | null, clockInAt: string];
+type ClockOutTuple = [
+  kind: 'clockOut', userId: string, nickname: string, badge: string | null, clockInAt: string, clockOutAt: string, slots: number[], callsigns: string[],
 ];
 
 /** A clock-in as its facts tell it. */
@@ -26,15 +37,31 @@ export interface ClockOut {
 }
 
 /**
- * The stored layouts, read in one place. Timestamps come as PostgreSQL writes them in JSON; their
- * µs are dropped, like in the `Date` postgres.js makes.
+ * The stored facts, read in one place, of every version. Timestamps come as PostgreSQL writes them
+ * in JSON; their µs are dropped, like in the `Date` postgres.js makes.
  */
-export function readClockIn([, userId, nickname, badge, rank, clockInAt]: ClockInFacts): ClockIn {
-  return { userId, nickname, badge, rank, clockInAt: new Date(clockInAt) };
+export function readClockIn(facts: ClockInFacts | ClockInTuple): ClockIn {
+  if (Array.isArray(facts)) {
+    const [, userId, nickname, badge, rank, clockInAt] = facts;
+    return { userId, nickname, badge, rank, clockInAt: new Date(clockInAt) };
+  }
+  known(facts);
+  return { userId: facts.userId, nickname: facts.nickname, badge: facts.badge, rank: facts.rank, clockInAt: new Date(facts.clockInAt) };
 }
 
-export function readClockOut([, userId, nickname, badge, clockInAt, clockOutAt, slots, callsigns]: ClockOutFacts): ClockOut {
-  return { userId, nickname, badge, clockInAt: new Date(clockInAt), clockOutAt: new Date(clockOutAt), slots, callsigns };
+export function readClockOut(facts: ClockOutFacts | ClockOutTuple): ClockOut {
+  if (Array.isArray(facts)) {
+    const [, userId, nickname, badge, clockInAt, clockOutAt, slots, callsigns] = facts;
+    return { userId, nickname, badge, clockInAt: new Date(clockInAt), clockOutAt: new Date(clockOutAt), slots, callsigns };
+  }
+  known(facts);
+  const { userId, nickname, badge, slots, callsigns } = facts;
+  return { userId, nickname, badge, clockInAt: new Date(facts.clockInAt), clockOutAt: new Date(facts.clockOutAt), slots, callsigns };
+}
+
+/** Facts of a version this server cannot read fail loudly (a newer server wrote them), never half-read. */
+function known(facts: { v: unknown; kind: string }): void {
+  if (facts.v !== 1) throw new Error(`${facts.kind} facts of version ${JSON.stringify(facts.v)}: this server reads version 1`);
 }
 
 const duty = (userId: string, onDuty: boolean): Op => ({ op: 'duty', userId, onDuty });

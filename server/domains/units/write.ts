@@ -14,7 +14,7 @@ export function pgCode(err: unknown): string | undefined {
 export async function guildWrite<T>(deps: Deps, guildId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await inGuildTx(deps.sql, deps.bus, guildId, fn);
+      return await inGuildTx(deps.db, deps.bus, guildId, fn);
     } catch (err) {
       if (attempt < 4 && pgCode(err) === '40P01') continue;
       throw err;

@@ -1,16 +1,13 @@
 import { z } from 'zod';
+import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { imageTypes } from './image.ts';
 
 /** "5 MB" of spec §8 read as 5 MiB: 5 × 1024 × 1024 bytes, the largest file POST /uploads stores. */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 /** The whole multipart body: the file plus room for the boundaries and part headers. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
-const MAX_ID = 999_999_999_999_999;
-
-const idMessage = 'id must be a whole number from 1 (an upload id)';
-/** An upload id from a path string ("7") or a tRPC number. */
-export const UploadId = z.union([z.number({ error: idMessage }), z.string().regex(/^[0-9]{1,15}$/, idMessage).transform(Number)], { error: idMessage })
-  .pipe(z.number().int(idMessage).min(1, idMessage).max(MAX_ID, 'id is too large'));
+/** An upload id: a string of digits (a number is taken too); see recordId. */
+export const UploadId = recordId('id');
 
 /**
  * The received file. Only the REST door's multipart reader makes a Buffer (JSON and superjson cannot),
@@ -31,7 +28,7 @@ export const UploadImageParams = z.strictObject({
 });
 
 export const Upload = z.object({
-  id: z.number().int(),
+  id: RecordIdOut,
   name: z.string().describe('The file name as uploaded, cleaned for display (no directories or control characters). Never a path, never the type.'),
   contentType: z.enum(imageTypes).describe('Decided from the bytes, not from the name or the client\'s header.'),
   size: z.number().int().describe('Bytes.'),
@@ -47,6 +44,6 @@ export const UploadList = z.object({ uploads: z.array(Upload).describe('Newest f
 export const UploadImage = z.object({ contentType: z.enum(imageTypes), base64: z.string(), filename: z.string() });
 export const DeleteResult = z.object({
   deleted: z.literal(true),
-  id: z.number().int(),
+  id: RecordIdOut,
   clearedLetterheadLogos: z.number().int().describe('Letterheads that used this upload as their logo and now have none.'),
 });

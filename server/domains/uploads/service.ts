@@ -27,31 +27,31 @@ export async function createUpload(deps: Deps, guildId: string, file: { name: st
   if (file.data.length > MAX_UPLOAD_BYTES) throw new AppError('PAYLOAD_TOO_LARGE', `the file is larger than ${MAX_UPLOAD_BYTES} bytes (5 MiB)`);
   const image = await checkImage(file.data);
   const name = displayName(file.name);
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const row = await store.insertUpload(tx.sql, guildId, { name, ...image, data: file.data }, actor);
     const upload = view(guildId, row);
-    tx.emit('uploads', { op: 'upsert', key: String(row.id), value: upload });
+    tx.emit('uploads', { op: 'upsert', key: row.id, value: upload });
     tx.audit('upload.create', actor, { id: row.id, name, contentType: row.contentType, size: row.size, width: row.width, height: row.height });
     return upload;
   });
 }
 
-export async function uploadImage(deps: Deps, guildId: string, id: number) {
+export async function uploadImage(deps: Deps, guildId: string, id: string) {
   const found = await store.uploadFileOfGuild(deps.sql, guildId, id);
   if (!found) throw new AppError('NOT_FOUND', `no upload ${id} in this guild`);
   return { contentType: found.contentType, base64: found.data.toString('base64'), filename: found.name };
 }
 
 /** Deletes an upload with its event and audit row; letterheads showing it as their logo lose the logo (foreign key). */
-export async function deleteUpload(deps: Deps, guildId: string, id: number, actor: Actor) {
-  return inGuildTx(deps.sql, deps.bus, guildId, async (tx) => {
+export async function deleteUpload(deps: Deps, guildId: string, id: string, actor: Actor) {
+  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     const gone = await store.deleteUpload(tx.sql, guildId, id);
     if (!gone) throw new AppError('NOT_FOUND', `no upload ${id} in this guild`);
-    tx.emit('uploads', { op: 'delete', key: String(id) });
+    tx.emit('uploads', { op: 'delete', key: id });
     // the foreign key cleared their logos: boards showing those letterheads get them as they are now
     for (const letterheadId of gone.clearedLetterheads) {
       const row = await letterheadById(tx.sql, guildId, letterheadId);
-      if (row) tx.emit('letterheads', { op: 'upsert', key: String(letterheadId), value: letterheadView(guildId, row) });
+      if (row) tx.emit('letterheads', { op: 'upsert', key: letterheadId, value: letterheadView(guildId, row) });
     }
     const clearedLetterheadLogos = gone.clearedLetterheads.length;
     tx.audit('upload.delete', actor, { id, name: gone.name, size: gone.size, clearedLetterheadLogos });

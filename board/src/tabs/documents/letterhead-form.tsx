@@ -9,7 +9,7 @@ interface Draft { name: string; organisation: string; address: string; logoUploa
 function draftOf(l: Letterhead | null): Draft {
   return {
     name: l?.name ?? '', organisation: l?.organisation ?? '', address: (l?.addressLines ?? []).join('\n'),
-    logoUploadId: l?.logoUploadId == null ? '' : String(l.logoUploadId),
+    logoUploadId: l?.logoUploadId ?? '',
     primaryColor: l?.primaryColor ?? '#c0392b', secondaryColor: l?.secondaryColor ?? '#2c3e50', footer: l?.footer ?? '',
   };
 }
@@ -18,7 +18,7 @@ function fieldsOf(d: Draft) {
   return {
     name: d.name.trim(), organisation: d.organisation.trim(),
     addressLines: d.address.split('\n').map((s) => s.trim()).filter(Boolean),
-    logoUploadId: d.logoUploadId ? Number(d.logoUploadId) : null,
+    logoUploadId: d.logoUploadId || null, // ids are strings of digits, sent as they came
     primaryColor: d.primaryColor, secondaryColor: d.secondaryColor, footer: d.footer.trim(),
   };
 }
@@ -75,9 +75,9 @@ export function LetterheadForm({ editing, onDone }: { editing: Letterhead | null
         <label>{t.logo}
           <select id={`${idp}-logo`} value={draft.logoUploadId} onChange={set('logoUploadId')}>
             <option value="">{t.noLogo}</option>
-            {logos.map((u) => <option value={String(u.id)}>{u.name}</option>)}
+            {logos.map((u) => <option value={u.id}>{u.name}</option>)}
             {/* Without settings.manage the images are not listed: the current logo stays choosable. */}
-            {draft.logoUploadId && !logos.some((u) => String(u.id) === draft.logoUploadId) && <option value={draft.logoUploadId}>{t.currentLogo}</option>}
+            {draft.logoUploadId && !logos.some((u) => u.id === draft.logoUploadId) && <option value={draft.logoUploadId}>{t.currentLogo}</option>}
           </select>
         </label>
         <div class="row colours">

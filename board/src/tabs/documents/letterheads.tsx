@@ -64,7 +64,7 @@ export function LetterheadsCard() {
           {list.map((l, i) => (
             <li key={l.id} id={`letterhead-${l.id}`} data-letterhead-id={l.id} data-letterhead-name={l.name}
               class={dragged === l.id ? 'letterhead dragging' : 'letterhead'} draggable={mayEdit && editing === null}
-              onDragStart={(e) => { setDragged(l.id); e.dataTransfer?.setData('text/plain', String(l.id)); }}
+              onDragStart={(e) => { setDragged(l.id); e.dataTransfer?.setData('text/plain', l.id); }}
               onDragEnd={() => setDragged(null)} onDragOver={(e) => { if (dragged !== null) e.preventDefault(); }}
               onDrop={(e) => { e.preventDefault(); const from = dragged; setDragged(null); if (from !== null && from !== l.id) void reorder(from, i, list.find((x) => x.id === from)!.name); }}>
               {editing === l.id ? <LetterheadForm editing={l} onDone={done} /> : (

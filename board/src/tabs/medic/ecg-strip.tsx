@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { dateTime, decimal } from '../../app/i18n.ts';
 import { useWidth } from '../../ui/use-width.ts';
-import type { Ecg } from './types.ts';
+import { ms, type Ecg } from './types.ts';
 import { medicText } from './words.ts';
 
 /** ECG paper: 25 mm/s and 10 mm/mV, drawn at 4 px per mm (100 px per second, 40 px per mV). */
@@ -52,7 +52,7 @@ function Strip({ ecg }: { ecg: Ecg }) {
 /** The file's ECG strips (newest first): the chosen one drawn, the others one click away. */
 export function EcgPanel({ ecg }: { ecg: Ecg[] }) {
   const t = medicText();
-  const newestFirst = [...ecg].sort((a, b) => b.at - a.at);
+  const newestFirst = [...ecg].sort((a, b) => ms(b.at) - ms(a.at));
   const [chosen, setChosen] = useState<string | null>(null);
   if (!newestFirst.length) return <p class="muted" id="ecg-none">{t.noEcg}</p>;
   const shown = newestFirst.find((e) => e.eventId === chosen) ?? newestFirst[0];
@@ -61,7 +61,7 @@ export function EcgPanel({ ecg }: { ecg: Ecg[] }) {
     <div class="ecg-panel" id="ecg" data-event={shown.eventId}>
       <p class="ecg-head">
         <strong class={`rhythm rhythm-${shown.rhythm}`} id="ecg-rhythm">{t.rhythm[shown.rhythm] ?? shown.rhythm}</strong>
-        <span class="muted">{dateTime(shown.at)}{shown.lead ? ` · ${t.lead(shown.lead)}` : ''} · <span id="ecg-rate">{t.rate(shown.sampleRateHz)}</span></span>
+        <span class="muted">{dateTime(ms(shown.at))}{shown.lead ? ` · ${t.lead(shown.lead)}` : ''} · <span id="ecg-rate">{t.rate(shown.sampleRateHz)}</span></span>
       </p>
       <Strip key={shown.eventId} ecg={shown} />
       <p class="muted ecg-meta">{t.ecgMeta(shown.samples.length, secs)}</p>
@@ -69,7 +69,7 @@ export function EcgPanel({ ecg }: { ecg: Ecg[] }) {
         <div class="ecg-choose row" role="group" aria-label={t.strips}>
           {newestFirst.map((e) => (
             <button type="button" class={e === shown ? 'small chip active' : 'small chip'} aria-pressed={e === shown} onClick={() => setChosen(e.eventId)}>
-              {dateTime(e.at)} · {t.rhythm[e.rhythm] ?? e.rhythm}
+              {dateTime(ms(e.at))} · {t.rhythm[e.rhythm] ?? e.rhythm}
             </button>
           ))}
         </div>

@@ -7,7 +7,7 @@ import { Images } from './images.tsx';
 import { StateBadge } from './list.tsx';
 import { Injuries, Labs, Timeline, Treatments } from './sections.tsx';
 import { closeFile, detail, detailError, showFile } from './store.ts';
-import { openInjuries, type Detail } from './types.ts';
+import { ms, openInjuries, type Detail } from './types.ts';
 import { VitalsChart } from './vitals-chart.tsx';
 import { medicText } from './words.ts';
 
@@ -60,14 +60,14 @@ function Header({ d }: { d: Detail }) {
       <dl class="file-facts">
         <div><dt>{t.citizen}</dt><dd id="medic-file-citizen" class="mono">{d.citizenId}</dd></div>
         <div><dt>{t.fileLabel}</dt><dd>#{d.fileId}</dd></div>
-        <div><dt>{t.openedAt}</dt><dd>{when(d.openedAt)}</dd></div>
-        {d.closedAt !== null && <div><dt>{t.closedAt}</dt><dd>{when(d.closedAt)}</dd></div>}
+        <div><dt>{t.openedAt}</dt><dd>{when(ms(d.openedAt))}</dd></div>
+        {d.closedAt !== null && <div><dt>{t.closedAt}</dt><dd>{when(ms(d.closedAt))}</dd></div>}
         {d.outcome && <div><dt>{t.outcomeLabel}</dt><dd id="medic-file-outcome">{t.outcome[d.outcome] ?? d.outcome}</dd></div>}
-        <div><dt>{t.lastEvent}</dt><dd>{when(d.lastEventAt)}</dd></div>
+        <div><dt>{t.lastEvent}</dt><dd>{when(ms(d.lastEventAt))}</dd></div>
         {st && d.status === 'open' && (
           <div><dt>{t.inGame}</dt><dd>
             {[typeof st.health === 'number' ? `${t.health} ${st.health}` : '', typeof st.armor === 'number' ? `${t.armor} ${st.armor}` : '',
-              st.conscious === true ? t.conscious : st.conscious === false ? t.unconscious : ''].filter(Boolean).join(' · ') || when(st.at)}
+              st.conscious === true ? t.conscious : st.conscious === false ? t.unconscious : ''].filter(Boolean).join(' · ') || when(ms(st.at))}
           </dd></div>
         )}
       </dl>
@@ -86,7 +86,7 @@ function Part({ id, title, n, children, wide }: { id: string; title: string; n?:
 }
 
 /** The open patient file: header, vitals chart, ECG, injuries, treatments, lab, images, timeline, close. */
-export function PatientFile({ fileId }: { fileId: number }) {
+export function PatientFile({ fileId }: { fileId: string }) {
   const t = medicText();
   const d = detail.value;
   const failed = detailError.value;

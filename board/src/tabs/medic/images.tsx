@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { when } from '../../app/i18n.ts';
-import type { Image } from './types.ts';
+import { ms, type Image } from './types.ts';
 import { medicText } from './words.ts';
 
 /** The enlarged image in a modal <dialog> (Escape and the button close it; focus returns to the thumbnail). */
@@ -16,7 +16,7 @@ function Enlarged({ img, onClose }: { img: Image; onClose: () => void }) {
     <dialog ref={ref} class="image-dialog" id="medic-image-dialog" aria-label={title} onClose={onClose}
       onClick={(e) => { if (e.target === ref.current) ref.current?.close(); }}>
       <div class="image-dialog-head">
-        <strong>{title}</strong><span class="muted">{when(img.at)}</span>
+        <strong>{title}</strong><span class="muted">{when(ms(img.at))}</span>
         <button type="button" class="small" id="medic-image-close" onClick={() => ref.current?.close()}>{t.closeImage}</button>
       </div>
       <img src={img.url} alt={title} id="medic-image-large" />
@@ -33,14 +33,14 @@ export function Images({ list }: { list: Image[] }) {
   return (
     <>
       <ul class="medic-images" id="medic-images">
-        {[...list].sort((a, b) => b.at - a.at).map((img) => {
+        {[...list].sort((a, b) => ms(b.at) - ms(a.at)).map((img) => {
           const title = t.imageOf(t.modality[img.modality] ?? img.modality, t.bodyPart[img.bodyPart] ?? img.bodyPart);
           return (
             <li data-image={img.id}>
               <button type="button" class="thumb-button" aria-label={`${title} – ${t.enlarge}`} onClick={() => setOpen(img)}>
                 <img src={img.url} alt={title} loading="lazy" width={img.width ?? undefined} height={img.height ?? undefined} />
               </button>
-              <span class="img-meta"><strong>{title}</strong><span class="muted">{when(img.at)}</span></span>
+              <span class="img-meta"><strong>{title}</strong><span class="muted">{when(ms(img.at))}</span></span>
               {img.finding && <span class="img-finding">{img.finding}</span>}
             </li>
           );

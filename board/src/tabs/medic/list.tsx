@@ -4,7 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { duration } from '../../app/i18n.ts';
 import { now } from '../../app/clock.ts';
 import { filter, listError, listOrder, listState, loadList, loadMore, nextBefore, openFile, patientRow, query, showFile } from './store.ts';
-import type { Filter, Summary } from './types.ts';
+import { ms, type Filter, type Summary } from './types.ts';
 import { medicText } from './words.ts';
 
 /** The state badge of a citizen (the game's latest state), or the file's outcome once closed. */
@@ -19,12 +19,12 @@ export function StateBadge({ s, id }: { s: Pick<Summary, 'status' | 'outcome' | 
 }
 
 /** "vor 3 min", ticking with the board's clock. */
-function Since({ at }: { at: number }) {
-  return <span class="since">{medicText().ago(duration(now.value - at))}</span>;
+function Since({ at }: { at: string }) {
+  return <span class="since">{medicText().ago(duration(now.value - ms(at)))}</span>;
 }
 
 /** One file in the list; re-renders when this file changes or is opened/left, not for others. */
-const PatientRow = memo(({ fileId }: { fileId: number }) => {
+const PatientRow = memo(({ fileId }: { fileId: string }) => {
   const t = medicText();
   const s = patientRow(fileId).value;
   const selected = useComputed(() => openFile.value === fileId).value;

@@ -1,5 +1,5 @@
 import { decimal, when } from '../../app/i18n.ts';
-import type { Detail, Injury } from './types.ts';
+import { ms, type Detail, type Injury } from './types.ts';
 import { medicText } from './words.ts';
 import { timelineText } from './timeline-text.ts';
 
@@ -9,7 +9,7 @@ const order: Record<string, number> = { worsened: 0, open: 1, treated: 2, stable
 export function Injuries({ list }: { list: Injury[] }) {
   const t = medicText();
   if (!list.length) return <p class="muted" id="injuries-none">{t.noInjuries}</p>;
-  const sorted = [...list].sort((a, b) => (order[a.state] ?? 9) - (order[b.state] ?? 9) || b.severity - a.severity || a.addedAt - b.addedAt);
+  const sorted = [...list].sort((a, b) => (order[a.state] ?? 9) - (order[b.state] ?? 9) || b.severity - a.severity || ms(a.addedAt) - ms(b.addedAt));
   return (
     <div class="table-wrap">
       <table class="list injuries" id="injuries">
@@ -39,11 +39,11 @@ export function Treatments({ d }: { d: Detail }) {
   const injury = new Map(d.injuries.map((i) => [i.injuryId, i]));
   return (
     <ol class="treatments" id="treatments">
-      {[...d.treatments].sort((a, b) => b.at - a.at).map((x) => {
+      {[...d.treatments].sort((a, b) => ms(b.at) - ms(a.at)).map((x) => {
         const on = x.injuryId ? injury.get(x.injuryId) : undefined;
         return (
           <li class={`treatment result-${x.result}`} data-event={x.eventId}>
-            <time>{when(x.at)}</time>
+            <time>{when(ms(x.at))}</time>
             <span class="tr-what"><strong>{x.treatment}</strong>{on && <span class="muted"> · {t.bodyPart[on.bodyPart] ?? on.bodyPart}, {t.kind[on.kind] ?? on.kind}</span>}</span>
             <span class={`pill tr-result ${x.result}`}>{t.result[x.result] ?? x.result}</span>
             <span class="tr-by muted">
@@ -65,9 +65,9 @@ export function Labs({ d }: { d: Detail }) {
   const fmt = (n: number) => decimal(n, 3);
   return (
     <div class="labs" id="labs">
-      {[...d.labs].sort((a, b) => b.at - a.at).map((lab) => (
+      {[...d.labs].sort((a, b) => ms(b.at) - ms(a.at)).map((lab) => (
         <div class="lab" data-event={lab.eventId}>
-          <p class="lab-head"><strong>{t.tox}</strong> <span class="muted">{when(lab.at)}</span></p>
+          <p class="lab-head"><strong>{t.tox}</strong> <span class="muted">{when(ms(lab.at))}</span></p>
           <table class="list tox">
             <thead><tr><th>{t.substance}</th><th class="num">{t.level}</th></tr></thead>
             <tbody>
@@ -89,7 +89,7 @@ export function Timeline({ d }: { d: Detail }) {
   return (
     <ol class="medic-timeline" id="medic-timeline">
       {[...d.timeline].reverse().map((e) => (
-        <li class={`mt-${e.type}`} data-event={e.eventId}><time>{when(e.at)}</time><span>{timelineText(e, d.injuries)}</span></li>
+        <li class={`mt-${e.type}`} data-event={e.eventId}><time>{when(ms(e.at))}</time><span>{timelineText(e, d.injuries)}</span></li>
       ))}
     </ol>
   );

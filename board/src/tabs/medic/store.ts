@@ -3,7 +3,7 @@ import { api, httpStatusOf, messageOf } from '../../app/api.ts';
 import { guild, signedOut } from '../../app/session.ts';
 import { onNotice, onSnapshot } from '../../live/board-live.ts';
 import { stableList } from '../../ui/stable-list.ts';
-import { summaryOf, type CitizenState, type Detail, type Filter, type Summary } from './types.ts';
+import { ms, summaryOf, type CitizenState, type Detail, type Filter, type Summary } from './types.ts';
 
 /**
  * The Medic tab's state: the list as filtered and searched, the file open beside it. Loaded when
@@ -13,13 +13,13 @@ import { summaryOf, type CitizenState, type Detail, type Filter, type Summary } 
  */
 export const filter = signal<Filter>('open');
 export const query = signal('');
-const rows = new Map<number, Signal<Summary | undefined>>();
+const rows = new Map<string, Signal<Summary | undefined>>();
 /** File ids listed (any order). */
-const listed = signal<readonly number[]>([]);
-export const nextBefore = signal<number | null>(null);
+const listed = signal<readonly string[]>([]);
+export const nextBefore = signal<string | null>(null);
 export const listState = signal<'idle' | 'loading' | 'ready' | 'error'>('idle');
 export const listError = signal<string | null>(null);
-export const openFile = signal<number | null>(null);
+export const openFile = signal<string | null>(null);
 export const detail = signal<Detail | null>(null);
 export const detailError = signal<{ status: number | null; message: string } | null>(null);
 
@@ -28,14 +28,14 @@ let listLoads = 0;
 let detailLoads = 0;
 
 /** The row of a file; undefined until listed. */
-export function patientRow(fileId: number): Signal<Summary | undefined> {
+export function patientRow(fileId: string): Signal<Summary | undefined> {
   let r = rows.get(fileId);
   if (!r) rows.set(fileId, (r = signal<Summary | undefined>(undefined)));
   return r;
 }
 
-const byActivity = (a: Summary, b: Summary) => b.lastEventAt - a.lastEventAt || b.fileId - a.fileId;
-
+/** Newest activity first; of equal activity the newer file (ids are strings of digits, at most 15: exact as numbers). */
+const byActivity = (a: Summary, b: Summary) => ms(b.lastEventAt) - ms(a.lastEventAt) || Number(b.fileId) - Number(a.fileId);
 
 /** The files listed, latest activity first. */
 export const listOrder = stableList(() => listed.value.map((id) => patientRow(id).value).filter((s): s is Summary => !!s).sort(byActivity).map((s) => s.fileId));
@@ -61,7 +61,7 @@ function matches(s: Summary): boolean {
   return !q || s.citizenId.toLowerCase().startsWith(q) || (s.name ?? '').toLowerCase().includes(q);
 }
 
-function params(before?: number) {
+function params(before?: string) {
   const q = query.peek().trim();
   return { status: filter.peek(), limit: pageSize, ...(q ? { q } : {}), ...(before ? { before } : {}) };
 }
@@ -77,8 +77,8 @@ function failure(err: unknown): string {
  * have been read before that change was committed: for that file the noticed summary stands.
  */
 let marks = 0;
-const noticed = new Map<number, { mark: number; s: Summary }>();
-const noticedSince = (fileId: number, asked: number) => (noticed.get(fileId)?.mark ?? -1) >= asked;
+const noticed = new Map<string, { mark: number; s: Summary }>();
+const noticedSince = (fileId: string, asked: number) => (noticed.get(fileId)?.mark ?? -1) >= asked;
 
 /** Loads the first page for the current filter and search; of overlapping loads only the last counts. */
 export async function loadList(): Promise<void> {
@@ -146,7 +146,7 @@ function putDetail(d: Detail, asked: number): void {
 }
 
 /** Loads the open file whole; an answer for a file no longer open is dropped. */
-export async function loadDetail(fileId: number): Promise<void> {
+export async function loadDetail(fileId: string): Promise<void> {
   const mine = ++detailLoads;
   const asked = marks;
   try {
@@ -159,7 +159,7 @@ export async function loadDetail(fileId: number): Promise<void> {
 }
 
 /** Closes a file and shows the server's answer; a 409 (closed meanwhile) loads the file as the server has it. */
-export async function closeFile(fileId: number, note: string): Promise<Detail> {
+export async function closeFile(fileId: string, note: string): Promise<Detail> {
   const asked = marks;
   try {
     const d = await api.medic.close.mutate({ fileId, ...(note ? { note } : {}) });
@@ -172,7 +172,7 @@ export async function closeFile(fileId: number, note: string): Promise<Detail> {
 }
 
 /** Opens a file (null: back to the list). */
-export function showFile(fileId: number | null): void {
+export function showFile(fileId: string | null): void {
   if (openFile.peek() === fileId) return;
   batch(() => {
     openFile.value = fileId;

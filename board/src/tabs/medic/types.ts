@@ -1,8 +1,8 @@
 import type { Out } from '../../app/types.ts';
 
 /**
- * The patient files as `GET /medic/patients` and `GET /medic/patients/{fileId}` answer them (every
- * time epoch ms), straight from the router; a `medic` notice carries the same summary.
+ * The patient files as `GET /medic/patients` and `GET /medic/patients/{fileId}` answer them (ids
+ * strings, every time ISO 8601 UTC), straight from the router; a `medic` notice carries the same summary.
  */
 export type Summary = Out['medic']['patients']['patients'][number];
 export type Detail = Out['medic']['patient'];
@@ -14,6 +14,9 @@ export type Vitals = VitalSeries['points'][number];
 export type Injury = Detail['injuries'][number];
 export type Ecg = Detail['ecg'][number];
 export type Image = Detail['images'][number];
+
+/** An answer's ISO time as epoch ms, for formatting, ordering and drawing. */
+export const ms = (iso: string) => Date.parse(iso);
 
 /** Injuries not healed (what the list's row counts). */
 export const openInjuries = (d: Detail) => d.injuries.filter((i) => i.state !== 'healed').length;

@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { clockTime, clockTimeSeconds, decimal } from '../../app/i18n.ts';
 import { useWidth } from '../../ui/use-width.ts';
-import type { VitalSeries, Vitals } from './types.ts';
+import { ms, type VitalSeries, type Vitals } from './types.ts';
 import { medicText } from './words.ts';
 
 type Key = 'heartRate' | 'systolic' | 'diastolic' | 'respRate' | 'spo2';
@@ -27,10 +27,13 @@ function timeStep(spanS: number, max: number): number {
   return steps.find((s) => spanS / s <= max) ?? 86400 * Math.ceil(spanS / 86400 / max);
 }
 
-const timeLabel = (ms: number, withSeconds: boolean) => (withSeconds ? clockTimeSeconds(ms) : clockTime(ms));
+const timeLabel = (at: number, withSeconds: boolean) => (withSeconds ? clockTimeSeconds(at) : clockTime(at));
+
+/** A sample as drawn: its time in epoch ms (the answer's is ISO 8601). */
+type Point = Omit<Vitals, 'at'> & { at: number };
 
 /** Polyline point lists of one series, broken where a sample lacks the value. */
-function runs(points: Vitals[], key: Key, x: (at: number) => number, y: (v: number) => number): { lines: string[]; dots: [number, number][] } {
+function runs(points: Point[], key: Key, x: (at: number) => number, y: (v: number) => number): { lines: string[]; dots: [number, number][] } {
   const lines: string[] = [];
   const dots: [number, number][] = [];
   let run: string[] = [];
@@ -51,7 +54,7 @@ function runs(points: Vitals[], key: Key, x: (at: number) => number, y: (v: numb
 }
 
 /** The latest value of a series, for the legend. */
-const latest = (points: Vitals[], key: keyof Omit<Vitals, 'at'>) => {
+const latest = (points: Point[], key: keyof Omit<Point, 'at'>) => {
   for (let i = points.length - 1; i >= 0; i--) if (points[i][key] !== null) return points[i][key];
   return null;
 };
@@ -71,7 +74,7 @@ export function VitalsChart({ vitals }: { vitals: VitalSeries }) {
 
 function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
   const t = medicText();
-  const points = vitals.points;
+  const points = useMemo(() => vitals.points.map((p): Point => ({ ...p, at: ms(p.at) })), [vitals.points]);
 
   const first = points[0].at;
   const last = points[points.length - 1].at;

@@ -69,7 +69,7 @@ export const medicText = texts({
   images: 'Bildgebung', noImages: 'Keine Aufnahmen.', imageOf: (m: string, part: string) => `${m}: ${part}`, enlarge: 'Vergrößern', closeImage: 'Schließen',
   timeline: 'Verlauf', noTimeline: 'Noch keine Ereignisse.',
   close: 'Akte schließen', closeConfirm: 'Akte wirklich schließen? Neue Ereignisse öffnen danach eine neue Akte.', yesClose: 'Ja, schließen', cancel: 'Abbrechen',
-  note: 'Vermerk (optional)', closedOk: (n: number) => `Akte ${n} geschlossen.`, alreadyClosed: 'Diese Akte ist bereits geschlossen – jemand anderes oder das Spiel war schneller. Der aktuelle Stand ist geladen.',
+  note: 'Vermerk (optional)', closedOk: (n: string) => `Akte ${n} geschlossen.`, alreadyClosed: 'Diese Akte ist bereits geschlossen – jemand anderes oder das Spiel war schneller. Der aktuelle Stand ist geladen.',
   readOnly: 'Schließen dürfen Ränge mit der Berechtigung „medic.files.manage“.', gone: 'Diese Akte gibt es nicht (mehr).',
 }, {
   ...codes.en,
@@ -93,6 +93,6 @@ export const medicText = texts({
   images: 'Imaging', noImages: 'No images.', imageOf: (m: string, part: string) => `${m}: ${part}`, enlarge: 'Enlarge', closeImage: 'Close',
   timeline: 'Timeline', noTimeline: 'No events yet.',
   close: 'Close file', closeConfirm: 'Really close the file? New events then open a new file.', yesClose: 'Yes, close', cancel: 'Cancel',
-  note: 'Note (optional)', closedOk: (n: number) => `File ${n} closed.`, alreadyClosed: 'This file is closed already – someone else or the game was quicker. The current state is loaded.',
+  note: 'Note (optional)', closedOk: (n: string) => `File ${n} closed.`, alreadyClosed: 'This file is closed already – someone else or the game was quicker. The current state is loaded.',
   readOnly: 'Ranks with the capability “medic.files.manage” may close files.', gone: 'This file does not exist (any more).',
 });

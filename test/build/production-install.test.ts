@@ -1,0 +1,84 @@
+/**
+ * A production install runs the compiled product with only the production dependencies: the
+ * built dist/, package.json, package-lock.json, sql/, server/bin and server/build-check.mjs (what
+ * the Dockerfile copies) in a directory of their own, node_modules pruned with `npm prune
+ * --omit=dev` (offline, from hard links to this checkout's node_modules, which stays untouched).
+ * npm keeps typescript and @types/ws, @types/node (peers and dependencies of @trpc/* and
+ * discord.js): they are removed by hand too, to show the server needs none of them.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import t from 'tap';
+import { ensureBuilt, root, targets } from '../../server/build-check.mjs';
+
+const devOnly = ['tsx', 'esbuild', 'preact', '@preact/signals'];
+
+t.test('npm prune --omit=dev, then serve: health, the board page and its assets, without tsx, esbuild, preact or types', async (t) => {
+  const manifest = await ensureBuilt(targets.product, (line) => t.comment(line));
+  const app = mkdtempSync(join(tmpdir(), 'dt-production-'));
+  chmodSync(app, 0o755); // the embedded PostgreSQL runs as the postgres user when root runs the tests: it must reach its binaries
+  t.teardown(() => rmSync(app, { recursive: true, force: true }));
+  for (const f of ['package.json', 'package-lock.json', 'sql', 'server/bin/dispatch-terminal.mjs', 'server/build-check.mjs']) cpSync(join(root, f), join(app, f), { recursive: true });
+  for (const f of [...manifest.files, 'build.json']) cpSync(join(root, 'dist', f), join(app, 'dist', f));
+
+  // Hard links: fast, and npm only unlinks (removing a link leaves this checkout's file); its own
+  // lock file in node_modules is copied, since npm rewrites it.
+  const modules = realpathSync(join(root, 'node_modules'));
+  const cp = spawnSync('cp', ['-al', modules, join(app, 'node_modules')]);
+  t.equal(cp.status, 0, `node_modules linked ${cp.stderr}`);
+  rmSync(join(app, 'node_modules/.package-lock.json'), { force: true });
+  cpSync(join(modules, '.package-lock.json'), join(app, 'node_modules/.package-lock.json'));
+  const prune = spawnSync('npm', ['prune', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+  t.equal(prune.status, 0, `npm prune --omit=dev: ${prune.stderr.slice(-2000)}`);
+  for (const name of devOnly) t.notOk(existsSync(join(app, 'node_modules', name)), `${name} is not installed (a dev dependency)`);
+  for (const name of ['typescript', '@types']) rmSync(join(app, 'node_modules', name), { recursive: true, force: true });
+
+  const dataDir = join(app, 'data');
+  mkdirSync(dataDir);
+  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO: '0', PUBLIC_URL: '', LOG_LEVEL: 'info', NODE_OPTIONS: '' };
+  delete env.DISCORD_TOKEN;
+  delete env.DATABASE_URL;
+  delete env.REDIS_URL;
+  const child = spawn(process.execPath, [join(app, 'server/bin/dispatch-terminal.mjs'), 'serve'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${out}`)), 120_000);
+    child.stdout.on('data', () => {
+      const m = /listening on (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}) before listening:\n${out}`)));
+  });
+
+  t.equal((await fetch(`${url}/api/v1/health`)).status, 200, 'health 200');
+  const page = await fetch(`${url}/dispatch`);
+  t.equal(page.status, 200, 'board page 200');
+  const html = await page.text();
+  const js = /src="\/dispatch\/assets\/(app-[0-9a-f]+\.js)"/.exec(html)?.[1];
+  const css = /href="\/dispatch\/assets\/(app-[0-9a-f]+\.css)"/.exec(html)?.[1];
+  t.equal(js, manifest.board.js, 'the page names the built script');
+  t.equal(css, manifest.board.css, 'the page names the built style sheet');
+  const script = await fetch(`${url}/dispatch/assets/${js}`, { headers: { 'accept-encoding': 'gzip' } });
+  t.equal(script.status, 200, 'script 200');
+  t.equal(script.headers.get('content-encoding'), 'gzip', 'served gzip');
+  const body = await script.text();
+  t.ok(body.length > 10_000, 'the script is the board');
+  t.notOk(body.includes('dtBoard'), 'the production board has no test hook');
+  t.equal((await fetch(`${url}/dispatch/assets/${css}`)).status, 200, 'style sheet 200');
+  t.notOk(/building/.test(out), 'nothing was built in the production install');
+
+  child.kill('SIGTERM');
+  t.equal(await exited, 0, 'stops cleanly on SIGTERM');
+});
