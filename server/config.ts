@@ -24,6 +24,7 @@ const Env = z.object({
   WS_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   WS_PENDING_MAX: z.coerce.number().int().min(1).default(256),
   WS_PENDING_PER_ADDRESS: z.coerce.number().int().min(1).default(64),
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 characters without spaces').optional(),
   TRUSTED_PROXIES: z.string().refine((s) => s.split(',').every((a) => isIP(a.trim())), 'must be IP addresses separated by commas').optional(),
 });
 
@@ -54,6 +55,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demo: c.DEMO === '1',
     /** Reverse proxies whose X-Forwarded-For names the client (for the per-address cap of unauthenticated sockets). */
     trustedProxies: c.TRUSTED_PROXIES?.split(',').map((a) => a.trim()) ?? [],
+    /** GET /metrics answers only this bearer token; unset: no /metrics at all. */
+    metricsToken: c.METRICS_TOKEN,
     limits: {
       jsonBodyBytes: 1024 * 1024,
       trpcBatch: 10,

@@ -8,6 +8,7 @@ import type { GuildDirectory } from './domains/guilds/directory.ts';
 import type { Hub } from './hub/hub.ts';
 import type { Fanout } from './hub/fanout.ts';
 import type { ChatPlatform } from './chat/platform.ts';
+import type { Metrics } from './metrics/metrics.ts';
 
 /** Refreshes a guild's chat-platform time-clock panel. Called after commit; must never throw. */
 export interface PanelRefresher { refresh(guildId: string): void }
@@ -29,6 +30,8 @@ export interface Deps {
   /** Discord (or nothing, without a token): emojis by REST, the bot's status and invite. */
   chat: ChatPlatform;
   hub: Hub;
+  /** The node's Prometheus registry and its recording functions (metrics/metrics.ts). */
+  metrics: Metrics;
   /** Serialize-once fan-out; present when the uWS WebSocket endpoint is mounted. */
   fanout?: Fanout;
 }

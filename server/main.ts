@@ -14,7 +14,9 @@ import type { Database } from './store/db.ts';
 import { createDatabaseHealth, monitorDatabase } from './store/health.ts';
 import { syncEmojis } from './domains/emojis/service.ts';
 import { defaultAutoCloseOptions, startAutoClose, type AutoCloseOptions } from './domains/timeclock/auto-close.ts';
-import { closeCharts } from './domains/stats/charts/index.ts';
+import { chartQueue, closeCharts } from './domains/stats/charts/index.ts';
+import { createMetrics } from './metrics/metrics.ts';
+import { scrapeSources } from './metrics/sources.ts';
 import { startMedicSweep } from './domains/medic/sweep.ts';
 
 export interface RunningServer {
@@ -49,13 +51,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const bus = opts.bus ?? (config.redisUrl ? await (await import('./hub/bus-redis.ts')).createRedisBus(config.redisUrl, log) : createMemoryBus());
   const dbHealth = createDatabaseHealth();
   const chat = await createChat(config, db, bus, log, { ...defaultChatOptions, ...opts.chat });
+  const metrics = createMetrics({ redis: bus.connected !== undefined });
   const deps: Deps = {
     config, log, db, get sql() { return db.sql; }, dbHealth, bus,
     auth: createAuthenticator(db, bus, sessionCookieName(config.secureCookies)),
     guilds: createGuildDirectory(db, bus),
     panel: opts.panel ?? chat.panel,
     chat,
-    hub: createHub(db, bus, log, { ...defaultHubOptions, ...opts.hub }),
+    hub: createHub(db, bus, log, { ...defaultHubOptions, ...opts.hub }, metrics.hub),
+    metrics,
   };
   const monitor = monitorDatabase(db, dbHealth, log);
   // Back from an outage: every loaded guild catches up from the event log at once (commits whose
@@ -64,6 +68,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     if (up) deps.hub.checkPositions().catch((err) => log.warn('catch-up after the database came back failed', { error: String(err) }));
   });
   const { app, ws } = createApp(deps);
+  metrics.readFrom(scrapeSources({ deps, ws, gatewayState: chat.gatewayState, chartQueue }));
   /** What the server opened before it listens, closed in reverse: on shutdown, or when it cannot listen. */
   let autoClose: ReturnType<typeof startAutoClose> | null = null;
   let medicSweep: ReturnType<typeof startMedicSweep> | null = null;

@@ -15,7 +15,11 @@ export interface BotOptions {
   onEmojisChanged(guildId: string): void;
 }
 
-export interface Bot { stop(): Promise<void> }
+export interface Bot {
+  /** The gateway connection is up (ready or resumed, not disconnected since). */
+  readonly connected: boolean;
+  stop(): Promise<void>;
+}
 
 /** A shard of discord.js's gateway manager (@discordjs/ws, in-thread strategy) underneath the client. */
 interface Shard { status: number; internalConnect(): Promise<void>; destroy(options?: { code?: number }): Promise<void> }
@@ -45,14 +49,16 @@ export function startBot(opts: BotOptions): Bot {
   const { discord } = deps.config;
   const log = deps.log;
   let stopped = false;
+  let connected = false;
   let retry: NodeJS.Timeout | null = null;
   const client = new Client({
     intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildExpressions],
     rest: { api: discord.apiUrl, cdn: discord.cdnUrl, timeout: 10_000 },
   });
-  const report = (connected: boolean) => {
+  const report = (up: boolean) => {
+    connected = up;
     const user = client.user;
-    reportConnection(deps.sql, 'discord', node, { connected, userId: user?.id ?? null, name: user ? user.globalName ?? user.username : null })
+    reportConnection(deps.sql, 'discord', node, { connected: up, userId: user?.id ?? null, name: user ? user.globalName ?? user.username : null })
       .catch((err) => log.debug('could not report the bot connection', { error: String(err) }));
   };
 
@@ -98,6 +104,9 @@ export function startBot(opts: BotOptions): Bot {
   login();
 
   return {
+    get connected() {
+      return connected;
+    },
     async stop() {
       stopped = true;
       if (retry) clearTimeout(retry);

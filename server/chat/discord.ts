@@ -26,6 +26,8 @@ export interface Chat extends ChatPlatform {
   start(deps: Deps, syncEmojis: (guildId: string) => Promise<unknown>): void;
   /** Whether this node holds the gateway lease now. */
   holdsGateway(): boolean;
+  /** The gateway on this node: no token, another node holds it, connecting, connected (the metrics). */
+  gatewayState(): 'off' | 'standby' | 'connecting' | 'connected';
 }
 
 const PLATFORM = 'discord';
@@ -55,6 +57,7 @@ export async function createChat(config: Config, db: Database, bus: Bus, log: Lo
       inviteUrl: () => invite,
       start() {},
       holdsGateway: () => false,
+      gatewayState: () => 'off',
       async close() {},
     };
   }
@@ -144,6 +147,7 @@ export async function createChat(config: Config, db: Database, bus: Bus, log: Lo
       run();
     },
     holdsGateway: () => bot !== null,
+    gatewayState: () => (!bot ? 'standby' : bot.connected ? 'connected' : 'connecting'),
     async close() {
       closed = true;
       if (loop) clearInterval(loop);

@@ -6,6 +6,8 @@ export interface Log {
   info(msg: string, data?: object): void;
   warn(msg: string, data?: object): void;
   error(msg: string, data?: object): void;
+  /** One line per request (the access log), at info, never held back as a repeat; loggers without it use `info`. */
+  access?(msg: string, data?: object): void;
 }
 
 export interface RepeatLimits {
@@ -25,14 +27,22 @@ export const defaultRepeatLimits: RepeatLimits = { burst: 20, windowMs: 10_000 }
 export function createLog(level: LogLevel, limits: RepeatLimits = defaultRepeatLimits): Log {
   const min = levels[level];
   const write = (lvl: LogLevel) => (msg: string, data?: object) => {
-    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), lvl, msg, ...data }) + '\n');
+    process.stderr.write(JSON.stringify({ t: new Date().toISOString(), lvl, msg, ...data }, errorsWithStack) + '\n');
   };
   const limited = limitRepeats({ debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') }, limits);
   const at = (lvl: Exclude<LogLevel, 'silent'>, to: (msg: string, data?: object) => void) => (levels[lvl] < min ? () => {} : to);
-  return { debug: at('debug', write('debug')), info: at('info', limited.info), warn: at('warn', limited.warn), error: at('error', limited.error) };
+  return {
+    debug: at('debug', write('debug')), info: at('info', limited.info), warn: at('warn', limited.warn), error: at('error', limited.error),
+    access: at('info', write('info')),
+  };
 }
 
-type Level = keyof Log;
+/** An Error in a line's data keeps its message and stack (JSON.stringify would write `{}`). */
+function errorsWithStack(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+}
+
+type Level = Exclude<keyof Log, 'access'>;
 
 /**
  * `log`, writing each message (level and text; its data may differ) at most `burst` times per

@@ -75,6 +75,9 @@ export async function createRedisBus(url: string, log: Log): Promise<Bus> {
       resyncHandlers.add(handler);
       return () => resyncHandlers.delete(handler);
     },
+    get connected() {
+      return pub.isReady && sub.isReady;
+    },
     async close() {
       eventHandlers.clear();
       invHandlers.clear();

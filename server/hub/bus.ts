@@ -12,6 +12,8 @@ export interface Bus {
   onEvents(handler: (events: GuildEvent[]) => void): () => void;
   invalidate(inv: Invalidation): void;
   onInvalidate(handler: (inv: Invalidation) => void): () => void;
+  /** Whether the broker between nodes (Redis) is reachable now; absent for the in-process bus. */
+  readonly connected?: boolean;
   /** Called when messages may have been lost (a reconnect): receivers repair from the log. */
   onResync(handler: () => void): () => void;
   close(): Promise<void>;

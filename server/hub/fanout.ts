@@ -27,6 +27,7 @@ export function createFanout(app: uWS.TemplatedApp) {
   const guilds = new Map<GuildHub, GuildFanout>();
   let deliveries = 0;
   let databaseUp = true;
+  let slowConsumers = 0;
 
   const bucket = (hub: GuildHub, setKey: string, subIdJson: string) => `${hub.guildId}\u0000${setKey}\u0000${subIdJson}`;
 
@@ -56,7 +57,8 @@ export function createFanout(app: uWS.TemplatedApp) {
     sock.ws.cork(() => {
       for (const frame of frames) {
         const tid = trackedId(hub.epoch, frame.seq);
-        if (sock.ws.send(envelope(sock.subIdJson, tid, serializeTracked(tid, frame)), false) === 2) return;
+        if (sock.ws.send(envelope(sock.subIdJson, tid, serializeTracked(tid, frame)), false) === 2) return void slowConsumers++;
+        deliveries++;
       }
     });
   }
@@ -126,11 +128,15 @@ export function createFanout(app: uWS.TemplatedApp) {
         for (const [setKey, set] of g.sets) publish(hub, setKey, set, tid, serialized);
       }
     },
-    /** Frames handed to uWS so far (each publish to a bucket counts once per distinct subscription id). */
+    /** Frames handed to uWS so far (each publish to a bucket counts once per distinct subscription id; each resume frame once). */
     get deliveries() {
       return deliveries;
     },
     /** What the fan-out holds: guilds with subscribers, distinct views, subscriptions. All 0 when nobody watches. */
+    /** Sends refused at the backpressure limit (the socket closes; its client resumes later). */
+    get slowConsumers() {
+      return slowConsumers;
+    },
     get stats() {
       let views = 0;
       let subscriptions = 0;

@@ -11,6 +11,20 @@ export interface GuildHubOptions {
   gapGraceMs: number;
 }
 
+/** What the hub tells about its work (the metrics); each call is cheap and never throws. */
+export interface HubObserver {
+  /** An event was applied to a guild's live state, `lagMs` after its transaction's timestamp (database clock). */
+  applied(lagMs: number): void;
+  /** Events were missing in a guild's sequence (past the grace time, or found behind the log): repaired from the log. */
+  gap(): void;
+  /** `count` events were read from the log to repair a gap. */
+  replayed(count: number): void;
+  /** A guild's live state was reloaded from a snapshot (the history changed). */
+  reloaded(): void;
+}
+
+export const noHubObserver: HubObserver = { applied() {}, gap() {}, replayed() {}, reloaded() {} };
+
 /** What listeners of a guild hear, in seq order: applied events, or a reset after the history changed. */
 export type HubSignal = { kind: 'event'; event: GuildEvent } | { kind: 'reset' };
 
@@ -36,7 +50,8 @@ export class GuildHub {
   /** The history changed (new epoch) and the reload has not succeeded yet. */
   private needsReload = false;
 
-  constructor(readonly guildId: string, private readonly db: Database, private readonly log: Log, private readonly opts: GuildHubOptions) {
+  constructor(readonly guildId: string, private readonly db: Database, private readonly log: Log, private readonly opts: GuildHubOptions,
+    private readonly observer: HubObserver = noHubObserver) {
     this.ready = this.reload();
   }
 
@@ -92,6 +107,7 @@ export class GuildHub {
     this.pending.clear();
     await this.reload();
     this.needsReload = false;
+    this.observer.reloaded();
     for (const fn of this.listeners) fn({ kind: 'reset' });
   }
 
@@ -106,7 +122,9 @@ export class GuildHub {
       // Commits on different connections can finish out of order; give the missing ones a moment.
       this.repairTimer = setTimeout(() => {
         this.repairTimer = null;
-        if (this.pending.size > 0) void this.catchUp().catch((err) => this.log.warn('gap repair failed; the position check retries', { guildId: this.guildId, error: String(err) }));
+        if (this.pending.size === 0) return;
+        this.observer.gap();
+        void this.catchUp().catch((err) => this.log.warn('gap repair failed; the position check retries', { guildId: this.guildId, error: String(err) }));
       }, this.opts.gapGraceMs);
       this.repairTimer.unref();
     }
@@ -118,6 +136,7 @@ export class GuildHub {
       if (ops) applyOps(this.states[topic], ops);
     }
     this.head = ev.seq;
+    this.observer.applied(Date.now() - ev.at);
     this.ring.push(ev);
     if (this.ring.length > this.opts.ringSize) this.ring.splice(0, this.ring.length - this.opts.ringSize);
     for (const fn of this.listeners) fn({ kind: 'event', event: ev });
@@ -127,6 +146,7 @@ export class GuildHub {
     await this.ready;
     for (;;) {
       const rows = await eventsAfter(this.db.sql, this.guildId, this.head, 1000);
+      if (rows.length) this.observer.replayed(rows.length);
       for (const r of rows) this.receive({ guildId: this.guildId, epoch: this.epoch, seq: r.seq, at: r.at, deltas: r.deltas });
       if (rows.length < 1000) break;
     }

@@ -1,7 +1,9 @@
 import type { Log } from '../core/log.ts';
 import type { Database } from '../store/db.ts';
 import type { Bus } from './bus.ts';
-import { GuildHub, type GuildHubOptions } from './guild-hub.ts';
+import { GuildHub, noHubObserver, type GuildHubOptions, type HubObserver } from './guild-hub.ts';
+
+export type { HubObserver } from './guild-hub.ts';
 import { streamHeads } from './snapshot.ts';
 
 export interface HubOptions extends GuildHubOptions {
@@ -17,7 +19,7 @@ export const defaultHubOptions: HubOptions = { ringSize: 2048, gapGraceMs: 30, p
  * The node's live state of every watched guild. Guilds load on first watch; bus events for
  * guilds nobody watches here are ignored (the log has them).
  */
-export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = defaultHubOptions) {
+export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = defaultHubOptions, observer: HubObserver = noHubObserver) {
   const guilds = new Map<string, GuildHub>();
 
   const offEvents = bus.onEvents((events) => {
@@ -33,7 +35,10 @@ export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = d
     for (const g of guilds.values()) {
       const h = heads.get(g.guildId);
       if (!h) continue;
-      if (h.epoch !== g.epoch || h.seq > g.head) await g.catchUp();
+      if (h.epoch !== g.epoch || h.seq > g.head) {
+        if (h.epoch === g.epoch) observer.gap(); // a bus message was lost (or is very late)
+        await g.catchUp();
+      }
     }
   }
   const positionTimer = setInterval(() => {
@@ -48,7 +53,7 @@ export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = d
     async guild(guildId: string): Promise<GuildHub> {
       let g = guilds.get(guildId);
       if (!g) {
-        g = new GuildHub(guildId, db, log, opts);
+        g = new GuildHub(guildId, db, log, opts, observer);
         guilds.set(guildId, g);
         g.ready.catch(() => guilds.delete(guildId));
       }
@@ -60,6 +65,10 @@ export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = d
       return guilds.get(guildId);
     },
     checkPositions,
+    /** Guilds whose live state this node holds. */
+    get size(): number {
+      return guilds.size;
+    },
     close() {
       clearInterval(positionTimer);
       offEvents();

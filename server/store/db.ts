@@ -73,6 +73,11 @@ export class Database {
     return this.#pool;
   }
 
+  /** The pool's size, and the transactions' connections (tx-connections.ts `stats`), for the metrics. */
+  get connectionStats(): { statementsMax: number; transactions: TransactionConnections['stats'] } {
+    return { statementsMax: this.#size, transactions: this.#transactions.stats };
+  }
+
   /** The URL the connections go to now. */
   get url(): string {
     return this.#url;

@@ -73,6 +73,11 @@ export class TransactionConnections {
     else if (reuse) this.#idle.push(conn);
   }
 
+  /** How many there may be, are open, are lent to a transaction, and transactions wait for one (the metrics). */
+  get stats(): { max: number; open: number; lent: number; waiting: number } {
+    return { max: this.max, open: this.#all.size, lent: this.#all.size - this.#idle.length, waiting: this.#waiting.length };
+  }
+
   /** Connections from now on go to `url`; idle ones close now, lent ones when given back. */
   renew(url: string): void {
     this.#url = url;

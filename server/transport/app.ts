@@ -12,6 +12,8 @@ import { checkFramingFirst } from './framing.ts';
 import { clip } from '../trpc/errors.ts';
 import { mountWebSocket, type WebSocketEndpoint } from './ws.ts';
 import { createFanout } from '../hub/fanout.ts';
+import { knownProcedures, observeRequests } from '../metrics/requests.ts';
+import { mountMetrics } from '../metrics/route.ts';
 
 /** uWebSockets.js silently falls back to a slow JS server when its binary cannot load; we refuse that. */
 export function assertNativeUws(): void {
@@ -22,9 +24,14 @@ export function assertNativeUws(): void {
 
 export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRoute[]; ws: WebSocketEndpoint } {
   assertNativeUws();
-  // Every route mounted below, any method and the WebSocket upgrade, checks the request's framing first.
-  const app = checkFramingFirst(uWS.App());
   const routes = restRoutes(appRouter);
+  const restPatterns = new Set(routes.flatMap((r) => r.patterns));
+  // Every route mounted below, any method and the WebSocket upgrade, checks the request's framing
+  // first, and is counted and logged when answered (metrics/requests.ts).
+  const app = observeRequests(checkFramingFirst(uWS.App()), {
+    metrics: deps.metrics, log: deps.log, procedures: knownProcedures(appRouter),
+    doorOf: (pattern) => (pattern === '/trpc' ? 'ws' : pattern === '/trpc/*' ? 'trpc_http' : restPatterns.has(pattern) ? 'rest' : 'http'),
+  });
   deps.fanout = createFanout(app);
   const ws = mountWebSocket(app, deps);
   mountRest(app, deps, routes);
@@ -33,6 +40,7 @@ export function createApp(deps: Deps): { app: uWS.TemplatedApp; routes: RestRout
   mountDiscordLogin(app, deps);
   mountRootRedirect(app);
   mountBoardAssets(app);
+  mountMetrics(app, deps.metrics, deps.config.metricsToken, deps.log);
   // Anything else, any method: 404 with the one error shape (for HEAD without the body, as for any HEAD).
   app.any('/*', (res, req) => {
     const path = req.getUrl();

@@ -13,6 +13,7 @@ import type { Context } from '../trpc/context.ts';
 import type { Meta } from '../trpc/meta.ts';
 import { copyRequest, hasNoBody, isCrossSite, isJsonContentType, jsonHeaders, readBody, Reply, type HttpReq } from './http.ts';
 import type { RestRoute } from './routes.ts';
+import { noteGuild } from '../metrics/requests.ts';
 
 const lower = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'del' } as const;
 const anonymous = { principal: null, failure: null } as const;
@@ -92,6 +93,7 @@ async function handle(deps: Deps, route: RestRoute, reply: Reply, http: HttpReq,
   if (upload) input = { ...(input as object | undefined), [rest.multipart!.field]: await uploadedFile(early!, route.meta, upload) };
   if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: run nothing
   const ctx = await (early ?? makeContext());
+  noteGuild(reply.res, ctx.auth.principal?.guildId);
   let output: unknown;
   try {
     output = await callProcedure(ctx, route.procedurePath, route.type, input);

@@ -7,6 +7,7 @@ import { createContext } from '../trpc/context.ts';
 import { copyRequest, isCrossSite, isJsonContentType, readBody, Reply, type HttpReq } from './http.ts';
 import { sendError } from './rest.ts';
 import { queryPairs, utf8Text } from './strict-text.ts';
+import { noteGuild } from '../metrics/requests.ts';
 
 /**
  * tRPC over HTTP at /trpc through the fetch adapter: the same procedures the REST facade calls.
@@ -36,9 +37,12 @@ export function mountTrpcHttp(app: uWS.TemplatedApp, deps: Deps): void {
           deps,
           { authorization: http.headers.authorization, cookie: http.headers.cookie, guildHeader: http.headers['x-guild-id'] },
           { crossSite: isCrossSite(http.headers, deps.config.publicUrl), jsonBody: isJsonContentType(http.headers) },
-        ),
+        ).then((ctx) => {
+          noteGuild(res, ctx.auth.principal?.guildId);
+          return ctx;
+        }),
         onError: ({ error, path }) => {
-          if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('trpc call failed', { path, error: String(error.cause ?? error) });
+          if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('trpc call failed', { path, error: String(error.cause ?? error), stack: (error.cause ?? error).stack });
         },
         // A 503 (database unavailable) or 429 says when to retry, as on the REST door.
         responseMeta: ({ errors }) => {

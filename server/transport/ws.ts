@@ -10,8 +10,11 @@ import { frameText, idOf, parseClientMessage } from './ws-messages.ts';
 import { CredentialRevoked, createSocketCredentials } from './ws-credentials.ts';
 import { canonicalIp, clientAddress, createPendingSockets } from './ws-pending.ts';
 import { closeWith, type Socket, type SocketData } from './ws-socket.ts';
+import { statusOf } from '../core/errors.ts';
+import { knownProcedures, wsCloseLabel } from '../metrics/requests.ts';
 
 const config = appRouter._def._config;
+const procedures = knownProcedures(appRouter);
 const RECONNECT = JSON.stringify({ id: null, method: 'reconnect' });
 
 /**
@@ -48,6 +51,17 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     (ws) => closeWith(ws, 4408, `not authenticated within ${pending.seconds} s${ws.getUserData().dbUnavailable ? ' (database unavailable): reconnect' : ''}`),
   );
   const credentials = createSocketCredentials(deps, (ws) => pending.settle(ws));
+  /** Sends refused at the backpressure limit, and closes by code label (for the metrics). */
+  let slowConsumers = 0;
+  const closes = new Map<string, number>();
+
+  /** One call over a socket answered (data, started, or an error): counted, and logged at debug. */
+  function recordCall(type: string, path: unknown, status: number, started: number, ctx?: Context) {
+    const route = typeof path === 'string' && procedures.has(path) ? path : '(unknown)';
+    const seconds = (performance.now() - started) / 1000;
+    deps.metrics.request('ws', type, route, status, seconds);
+    deps.log.debug('ws call', { door: 'ws', method: type, route, status, ms: Math.round(seconds * 10_000) / 10, guildId: ctx?.auth.principal?.guildId ?? null });
+  }
 
   // The boards' degraded signal: every live subscription hears when PostgreSQL stops or starts answering.
   deps.fanout?.setDatabaseUp(deps.dbHealth.up);
@@ -67,7 +81,9 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     if (!d.open) return;
     const text = JSON.stringify(transformTRPCResponse(config, msg as never));
     ws.cork(() => {
-      if (ws.send(text, false) === 2) closeWith(ws, 1008, 'backpressure limit');
+      if (ws.send(text, false) !== 2) return;
+      slowConsumers++;
+      closeWith(ws, 1008, 'backpressure limit');
     });
   }
 
@@ -75,14 +91,16 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
    * Answers a failed call. Only server faults (500) are logged as errors: anything a client got
    * wrong (4xx) is its own business, and a flood of bad frames must not flood the log.
    */
-  function sendError(ws: Socket, id: string | number | null, cause: unknown, type: 'query' | 'mutation' | 'subscription' | 'unknown', path?: string, ctx?: Context) {
+  function sendError(ws: Socket, id: string | number | null, cause: unknown, type: 'query' | 'mutation' | 'subscription' | 'unknown', path?: string, ctx?: Context, started: number | null = performance.now()) {
     const error = cause instanceof TRPCError ? cause : getTRPCErrorFromUnknown(cause);
-    if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('ws call failed', { path, error: String(error.cause ?? error) });
+    if (started !== null) recordCall(type, path, statusOf(error.code), started, ctx); // null: the call was counted when it started
+    if (error.code === 'INTERNAL_SERVER_ERROR') deps.log.error('ws call failed', { path, error: String(error.cause ?? error), stack: ((error.cause as Error | undefined) ?? error).stack });
     else deps.log.debug('ws call refused', { path, code: error.code, error: error.message });
     send(ws, { id, error: getErrorShape({ config, error, type, path, input: undefined, ctx }) });
   }
 
   async function handle(ws: Socket, raw: unknown) {
+    const started = performance.now();
     const d = ws.getUserData();
     let msg;
     try {
@@ -102,9 +120,9 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     if (lastEventId !== undefined) input = input && typeof input === 'object' ? { ...(input as object), lastEventId } : { lastEventId };
     const type = msg.method;
     if (type === 'subscription') {
-      if (d.subs.has(idKey)) return sendError(ws, id, new TRPCError({ code: 'BAD_REQUEST', message: `Duplicate id ${id}` }), type, path);
+      if (d.subs.has(idKey)) return sendError(ws, id, new TRPCError({ code: 'BAD_REQUEST', message: `Duplicate id ${id}` }), type, path, undefined, started);
       if (d.subs.size >= subscriptionLimits.perSocket) {
-        return sendError(ws, id, new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `at most ${subscriptionLimits.perSocket} open subscriptions per socket: stop one first` }), type, path);
+        return sendError(ws, id, new TRPCError({ code: 'TOO_MANY_REQUESTS', message: `at most ${subscriptionLimits.perSocket} open subscriptions per socket: stop one first` }), type, path, undefined, started);
       }
     }
 
@@ -112,6 +130,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     if (type === 'subscription') d.subs.set(idKey, abort);
     let ctx: Context | undefined;
     let counted: string | undefined;
+    let recorded = false;
     try {
       const connCtx = await credentials.callContext(ws);
       ctx = connCtx;
@@ -127,10 +146,13 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       const result = await callProcedure(callCtx, path, type, input, abort.signal);
       if (type !== 'subscription') {
         send(ws, { id, result: { type: 'data', data: result } });
+        recordCall(type, path, 200, started, ctx);
         return;
       }
       if (!isAsyncIterable(result)) throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: `subscription ${path} did not return an async iterable` });
       send(ws, { id, result: { type: 'started' } });
+      recordCall(type, path, 200, started, ctx);
+      recorded = true;
       const iterator = result[Symbol.asyncIterator]();
       const aborted = new Promise<null>((resolve) => abort.signal.addEventListener('abort', () => resolve(null), { once: true }));
       for (;;) {
@@ -148,7 +170,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       }
       send(ws, { id, result: { type: 'stopped' } });
     } catch (err) {
-      sendError(ws, id, err, type, path, ctx);
+      sendError(ws, id, err, type, path, ctx, recorded ? null : started);
       if (err instanceof CredentialRevoked) credentials.revoked(ws);
     } finally {
       if (type === 'subscription' && d.subs.get(idKey) === abort) d.subs.delete(idKey);
@@ -237,7 +259,9 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       for (const m of list) void handle(ws, m);
     },
 
-    close(ws) {
+    close(ws, code) {
+      const label = wsCloseLabel(code);
+      closes.set(label, (closes.get(label) ?? 0) + 1);
       const d = ws.getUserData();
       d.open = false;
       sockets.delete(ws);
@@ -258,6 +282,10 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
       let counted = 0;
       for (const n of subsByPrincipal.values()) counted += n;
       return { sockets: sockets.size, pending: pending.size, subscriptions, credentials: credentials.count, subscriptionsByCredential: counted };
+    },
+    /** Counts kept for the metrics: sends refused at the backpressure limit, closes by code label. */
+    get counts(): { slowConsumers: number; closes: ReadonlyMap<string, number> } {
+      return { slowConsumers, closes };
     },
     /** Tells every client to reconnect (tRPC's `reconnect` notice), then closes the sockets. */
     shutdown() {

@@ -32,6 +32,11 @@ export function renderChart(spec: ChartSpec, style: ChartStyle): Promise<Buffer>
   return pool.render(spec, style);
 }
 
+/** The render queue: workers, charts rendering and waiting, renders refused (the metrics). */
+export function chartQueue(): ChartPool['stats'] {
+  return pool.stats;
+}
+
 /** Ends the worker(s); the server calls it on shutdown. Safe to call twice; renderChart after it starts a new worker. */
 export function closeCharts(): Promise<void> {
   return pool.close();

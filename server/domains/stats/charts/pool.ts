@@ -40,6 +40,8 @@ export class ChartPool {
   private readonly slots: Slot[];
   private readonly waiting: Job[] = [];
   private nextId = 1;
+  /** Renders refused because the queue was full. */
+  private refused = 0;
 
   constructor(private readonly script: URL, private readonly opts: PoolOptions) {
     this.slots = Array.from({ length: Math.max(1, opts.size) }, () => ({ worker: null, job: null, lastError: null }));
@@ -53,10 +55,19 @@ export class ChartPool {
       const free = this.slots.find((s) => s.job === null);
       if (free) return this.start(free, job);
       if (this.waiting.length >= this.opts.maxWaiting) {
+        this.refused++;
         return reject(new AppError('SERVICE_UNAVAILABLE', `chart rendering is busy (${this.waiting.length} charts waiting); retry in a moment`, { retryAfterS: 1 }));
       }
       this.waiting.push(job);
     });
+  }
+
+  /** Workers running, charts rendering and waiting, renders refused so far (the metrics). */
+  get stats(): { workers: number; rendering: number; waiting: number; refused: number } {
+    return {
+      workers: this.slots.filter((s) => s.worker).length, rendering: this.slots.filter((s) => s.job).length,
+      waiting: this.waiting.length, refused: this.refused,
+    };
   }
 
   async close(): Promise<void> {
