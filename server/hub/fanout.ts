@@ -26,8 +26,8 @@ interface GuildFanout { sets: Map<string, ViewSet>; off: () => void }
 export function createFanout(app: uWS.TemplatedApp) {
   const guilds = new Map<GuildHub, GuildFanout>();
   let deliveries = 0;
-  let databaseUp = true;
   let slowConsumers = 0;
+  let databaseUp = true;
 
   const bucket = (hub: GuildHub, setKey: string, subIdJson: string) => `${hub.guildId}\u0000${setKey}\u0000${subIdJson}`;
 
@@ -132,11 +132,11 @@ export function createFanout(app: uWS.TemplatedApp) {
     get deliveries() {
       return deliveries;
     },
-    /** What the fan-out holds: guilds with subscribers, distinct views, subscriptions. All 0 when nobody watches. */
     /** Sends refused at the backpressure limit (the socket closes; its client resumes later). */
     get slowConsumers() {
       return slowConsumers;
     },
+    /** What the fan-out holds: guilds with subscribers, distinct views, subscriptions. All 0 when nobody watches. */
     get stats() {
       let views = 0;
       let subscriptions = 0;
