@@ -7,7 +7,7 @@ import type { Metrics } from './metrics.ts';
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /**
- * GET /metrics in Prometheus' text format, mounted only when METRICS_TOKEN is set (otherwise the
+ * GET /metrics (HEAD too: the same status and headers, no body) in Prometheus' text format, mounted only when METRICS_TOKEN is set (otherwise the
  * path is an unknown route, 404). It answers only `Authorization: Bearer <METRICS_TOKEN>`, compared
  * in constant time (of digests, so the length of the token tells nothing either); anything else
  * is 401 with `WWW-Authenticate: Bearer`. No guild and no session: a scraper is not a user.
@@ -15,8 +15,8 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 export function mountMetrics(app: uWS.TemplatedApp, metrics: Metrics, token: string | undefined, log: Log): void {
   if (!token) return;
   const expected = digest(`Bearer ${token}`);
-  app.get('/metrics', (res, req) => {
-    const reply = new Reply(res);
+  const door = (head: boolean) => (res: uWS.HttpResponse, req: uWS.HttpRequest) => {
+    const reply = new Reply(res, head);
     if (!timingSafeEqual(digest(req.getHeader('authorization')), expected)) {
       return reply.json(401, { error: 'send "Authorization: Bearer <METRICS_TOKEN>" to read the metrics' }, { 'www-authenticate': 'Bearer realm="metrics"' });
     }
@@ -28,5 +28,7 @@ export function mountMetrics(app: uWS.TemplatedApp, metrics: Metrics, token: str
       log.error('collecting the metrics failed', { error: String(err), stack: err?.stack });
       reply.error({ code: 'INTERNAL_SERVER_ERROR', message: 'collecting the metrics failed; see the server log' });
     });
-  });
+  };
+  app.get('/metrics', door(false));
+  app.head('/metrics', door(true));
 }

@@ -5,6 +5,7 @@
  */
 import t from 'tap';
 import { startTestServer } from '../helpers/server.ts';
+import { seedGuild, signIn, unscopedKey } from '../helpers/fixtures.ts';
 import { loadConfig } from '../../server/config.ts';
 
 const TOKEN = 'metrics-token-for-the-endpoint-test';
@@ -35,6 +36,27 @@ t.test('with METRICS_TOKEN: 401 without the token or with another, naming the sc
     t.match(res.headers.get('www-authenticate'), /^Bearer\b/, `${name}: WWW-Authenticate: Bearer`);
     t.match(await res.json(), { error: /Authorization: Bearer/ }, `${name}: {error}`);
   }
+});
+
+t.test('a guild\'s credentials read no metrics: an API key and a session are 401 too', async (t) => {
+  const G = '565000000000000001';
+  await seedGuild(on.sql, G, [{ userId: 'u1', nickname: 'One', badge: '1', admin: true }]);
+  const key = await unscopedKey(on.sql, G);
+  const session = await signIn(on, G, 'u1');
+  for (const [name, headers] of [['an unscoped API key', { authorization: `Bearer ${key}` }], ['an admin\'s session', { cookie: session.cookie, 'x-guild-id': G }]] as const) {
+    const res = await scrape(on.url, headers);
+    t.equal(res.status, 401, name);
+  }
+});
+
+t.test('HEAD /metrics: the same status and headers, no body', async (t) => {
+  const refused = await fetch(`${on.url}/metrics`, { method: 'HEAD' });
+  t.equal(refused.status, 401);
+  t.equal(await refused.text(), '');
+  const ok = await fetch(`${on.url}/metrics`, { method: 'HEAD', headers: { authorization: `Bearer ${TOKEN}` } });
+  t.equal(ok.status, 200);
+  t.match(ok.headers.get('content-type'), /^text\/plain/);
+  t.equal(await ok.text(), '');
 });
 
 t.test('with the token: 200, Prometheus text, every family an operator expects', async (t) => {

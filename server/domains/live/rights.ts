@@ -71,7 +71,7 @@ function createRegistry(deps: Deps) {
           try {
             w.update(next);
           } catch (err) {
-            deps.log.error('live rights update failed', { guildId, error: String(err) });
+            deps.log.error('live rights update failed', { guildId, error: String(err), stack: (err as Error)?.stack });
           }
         }
       } while (g.again && g.watchers.size);
