@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 // A pure helper shared with the server: bundled into the package, not imported from server/ at run time.
-import { writeFileAtomically } from '../server/store/atomic-file.ts';
+import { writeFileAtomically } from './atomic-file.ts';
 
 export interface AlarmSession {
   /** Server root, e.g. `https://dispatch.example` (what precedes `/auth/login/` in the link). */

@@ -2,7 +2,7 @@
 /**
  * Builds the package `@dispatch-terminal/client` into `dist/` (or `--out <dir>`):
  * - JavaScript by esbuild, per entry an ES module (`<entry>.js`) and a CommonJS file (`<entry>.cjs`).
- *   Code of server/ that the SDK uses at run time (the live reducers, the atomic file write) is
+ *   What the SDK shares with the server (contract/: the live reducers, the medic limits) is
  *   bundled in; packages stay imports (`@trpc/client`, `ws`), except superjson in the CommonJS
  *   files (it ships ES modules only). `game` and `medic` import nothing at all: self-contained for
  *   FiveM's Node 16 (`require('./dt-client/game.cjs')`).

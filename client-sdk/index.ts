@@ -8,6 +8,7 @@
 import { createTRPCClient, httpBatchLink, TRPCClientError, type TRPCClient } from '@trpc/client';
 import superjson from 'superjson';
 import type { AppRouter } from './router.ts';
+import type { ErrorReason } from '../contract/errors.ts';
 
 export type { AppRouter, RouterInputs, RouterOutputs } from './router.ts';
 
@@ -45,4 +46,17 @@ export type DispatchClient = TRPCClient<AppRouter>;
 /** HTTP status of a failed call (400, 401, 403, 404, 409, 413, 429 …), or undefined for network failures. */
 export function httpStatusOf(err: unknown): number | undefined {
   return err instanceof TRPCClientError ? (err.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+}
+
+export type { ErrorReason, SpecificReasons } from '../contract/errors.ts';
+
+/**
+ * The machine-readable why of a failed call (contract/errors.ts: `slot_taken`, `not_clocked_in`,
+ * `validation`, `not_found` …) and the variable parts of its message, or undefined for network
+ * failures. Branch on this, never on the English message.
+ */
+export function reasonOf(err: unknown): { reason: ErrorReason; params: Readonly<Record<string, string>> } | undefined {
+  if (!(err instanceof TRPCClientError)) return undefined;
+  const data = err.data as { reason?: ErrorReason; params?: Record<string, string> } | undefined;
+  return data?.reason ? { reason: data.reason, params: data.params ?? {} } : undefined;
 }

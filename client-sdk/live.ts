@@ -12,7 +12,7 @@
 import { createTRPCClient, createWSClient, wsLink, type TRPCClient, type TRPCWebSocketClient } from '@trpc/client';
 import superjson from 'superjson';
 // Pure reducers shared with the server: bundled into the package's JavaScript, not imported from server/ at run time.
-import { applyOps } from '../server/hub/reducers.ts';
+import { applyOps } from '../contract/reducers.ts';
 import type { AppRouter, DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame } from './router.ts';
 
 export type { DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame };

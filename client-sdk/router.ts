@@ -7,9 +7,9 @@ import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../server/trpc/app-router.ts';
 
 export type { AppRouter };
-export type { DroppedFrame, LiveFrame, StatusFrame, WatchFrame } from '../server/hub/frames.ts';
-export type { TopicState } from '../server/hub/reducers.ts';
-export type { Op, Topic } from '../server/hub/topics.ts';
+export type { DroppedFrame, LiveFrame, StatusFrame, WatchFrame } from '../contract/frames.ts';
+export type { TopicState } from '../contract/reducers.ts';
+export type { Op, Topic } from '../contract/topics.ts';
 export type { AlarmState } from '../server/domains/live/service.ts';
 /** Route metadata (REST path, access, scopes) carried by each procedure's type. */
 export type { Meta } from '../server/trpc/meta.ts';

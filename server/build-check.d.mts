@@ -6,6 +6,8 @@ export interface BuildManifest {
   builtAt: string;
   /** The compiled CLI, relative to dist/ (product only). */
   server?: string;
+  /** The compiled terminal alarm client (`dispatch-terminal alarm`), relative to dist/ (product only). */
+  alarm?: string;
   board: { dir: string; js: string; css: string };
   files: string[];
   inputs: Record<string, [size: number, mtimeMs: number, sha256: string]>;

@@ -17,11 +17,11 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const distDir = join(root, 'dist');
 /** Bumped when the layout of dist/ or build.json changes: older builds are then stale. */
-export const BUILD_FORMAT = 1;
+export const BUILD_FORMAT = 2;
 
 /**
- * `product`: what `npm start` runs: dist/server (the server and CLI, compiled) and dist/board (the
- * board without its test hook). `boardTest`: the board with `window.dtBoard`, served when the
+ * `product`: what `npm start` runs: dist/server (the server and CLI, compiled), dist/alarm (the
+ * terminal alarm client of the SDK) and dist/board (the board without its test hook). `boardTest`: the board with `window.dtBoard`, served when the
  * server runs from its TypeScript sources (tests, benchmarks).
  */
 export const targets = {
@@ -67,6 +67,9 @@ export function staleReason(target) {
     try {
       stat = statSync(join(root, path));
     } catch {
+      // A dependency the build read that is gone: dev dependencies pruned (`npm ci --omit=dev` in
+      // a checkout). What was built from it is in dist/ and needs it no more; one that changed is stale.
+      if (path.startsWith('node_modules/')) continue;
       return `${path} is gone`;
     }
     if (stat.size !== size) return `${path} changed`;

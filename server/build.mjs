@@ -3,13 +3,15 @@
  * Builds what `npm start` runs into dist/ (git-ignored): `npm run build`.
  *
  * - dist/server/: the server and CLI (entry cli.js) and the chart worker (chart-worker.js),
- *   compiled by esbuild from server/ (and what it imports of client-sdk/) as ES modules for Node
+ *   compiled by esbuild from server/ (and what it imports of contract/) as ES modules for Node
  *   20. Packages stay imports, resolved from node_modules at run time. Code splitting follows the
  *   sources' dynamic imports, so what a source imports lazily (the Discord bot, the charts, the
  *   CLI's commands) is a chunk of its own that is loaded only when used. Not minified: stack
  *   traces keep the names; source maps beside the files (node --enable-source-maps).
  *   dist/server sits two levels below the root like server/<dir>/, so paths that modules find
  *   relative to themselves (store/migrate.ts: ../../sql/) hold in both.
+ * - dist/alarm/: the terminal alarm client (client-sdk/alarm-cli.ts, entry alarm-cli.js), which
+ *   the bin runs for `dispatch-terminal alarm`: it shares nothing with the server's build.
  * - dist/board/: the board (board/src) as one minified script and one style sheet, named by
  *   content hash, each with a gzip copy; without the test hook `window.dtBoard`.
  * - dist/board-test/ (target boardTest, made only for tests and benchmarks): the same board with
@@ -83,6 +85,20 @@ async function buildServer(esbuild, outDir) {
   return result.metafile;
 }
 
+/**
+ * The terminal alarm client (`dispatch-terminal alarm`): the SDK's client-sdk/alarm-cli.ts as one
+ * module of its own, so the bin runs it without loading anything of the server.
+ * @param {typeof import('esbuild')} esbuild @param {string} outDir
+ */
+async function buildAlarm(esbuild, outDir) {
+  const result = await esbuild.build({
+    absWorkingDir: root, entryPoints: { 'alarm-cli': 'client-sdk/alarm-cli.ts' },
+    bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external',
+    outdir: outDir, sourcemap: true, legalComments: 'none', logLevel: 'warning', metafile: true,
+  });
+  return result.metafile;
+}
+
 /** @param {string} dir @returns {string[]} files under dir, relative to it */
 function filesUnder(dir) {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -105,13 +121,15 @@ export async function build(target) {
     /** @type {Record<string, unknown>} */
     const manifest = { format: BUILD_FORMAT, version: packageVersion(), builtAt: new Date().toISOString() };
     if (target.name === 'product') {
-      const [serverMeta, board] = await Promise.all([
+      const [serverMeta, alarmMeta, board] = await Promise.all([
         buildServer(esbuild, join(scratch, 'server')),
+        buildAlarm(esbuild, join(scratch, 'alarm')),
         buildBoard(esbuild, join(scratch, 'board'), false),
       ]);
       recordInputs(serverMeta, inputs);
+      recordInputs(alarmMeta, inputs);
       recordInputs(board.meta, inputs);
-      Object.assign(manifest, { server: 'server/cli.js', board: { dir: 'board', js: board.js, css: board.css } });
+      Object.assign(manifest, { server: 'server/cli.js', alarm: 'alarm/alarm-cli.js', board: { dir: 'board', js: board.js, css: board.css } });
     } else {
       const board = await buildBoard(esbuild, scratch, true);
       recordInputs(board.meta, inputs);
@@ -140,7 +158,7 @@ function install(target, scratch, files, manifest) {
   writeFileSync(temp, `${JSON.stringify(manifest, null, 1)}\n`);
   renameSync(temp, manifestPath(target));
   const keep = new Set([...files, ...(previous?.files ?? []), 'build.json']);
-  const owned = target.name === 'product' ? ['server', 'board'] : ['.'];
+  const owned = target.name === 'product' ? ['server', 'alarm', 'board'] : ['.'];
   for (const sub of owned) {
     const dir = join(target.dir, sub);
     for (const file of filesUnder(dir)) {

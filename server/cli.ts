@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from './config.ts';
 import { createLog } from './core/log.ts';
 import { openDatabase } from './store/open.ts';
-import { isScope, scopes as knownScopes } from './auth/scopes.ts';
+import { isScope, scopes as knownScopes } from '../contract/scopes.ts';
 import type { Database, Sql } from './store/db.ts';
 import type { Deps } from './deps.ts';
 import { recordRunningServer, runningServerUrl } from './store/running-server.ts';
@@ -32,7 +32,6 @@ const options = {
   id: { type: 'string' }, name: { type: 'string' }, guild: { type: 'string' }, scopes: { type: 'string' },
   user: { type: 'string' }, nickname: { type: 'string' }, badge: { type: 'string' }, rank: { type: 'string' },
   admin: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  player: { type: 'string' }, state: { type: 'string' }, logout: { type: 'boolean' }, 'test-tone': { type: 'boolean' },
 } as const;
 
 function need(values: Record<string, unknown>, ...names: string[]): void {
@@ -136,7 +135,8 @@ export async function main(argv: string[]): Promise<void> {
     console.log(usage);
     return;
   }
-  if (cmd === 'alarm') return alarm(positionals.slice(1), values);
+  // The bin runs `alarm` as the SDK's own entry (client-sdk/alarm-cli.ts), never this file.
+  if (cmd === 'alarm') throw new UsageError('alarm is run by the bin with its options after the command: dispatch-terminal alarm [<login-link>] [--player <cmd>] [--state <file>]');
   switch (`${cmd}${sub ? ` ${sub}` : ''}`) {
     case 'serve':
       return serve();
@@ -197,28 +197,6 @@ export async function main(argv: string[]): Promise<void> {
     default:
       throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${usage}`);
   }
-}
-
-/**
- * The terminal alarm client (client-sdk/alarm-terminal.ts): runs until Ctrl-C or SIGTERM (exit 0),
- * or until its session cannot sign in (an error line saying how to get a new link, exit 1).
- * Needs no database and no configuration: everything comes from the link and the state file.
- */
-async function alarm(args: string[], values: { player?: string; state?: string; logout?: boolean; 'test-tone'?: boolean }) {
-  if (args.length > 1) throw new UsageError(`alarm takes one login link, got ${args.length} arguments`);
-  const { startAlarmTerminal, logoutSaved, testTone } = await import('../client-sdk/alarm-terminal.ts');
-  const { defaultStateFile } = await import('../client-sdk/alarm-session.ts');
-  const { parsePlayer } = await import('../client-sdk/alarm-tone.ts');
-  const stateFile = values.state ?? defaultStateFile();
-  const player = values.player === undefined ? undefined : parsePlayer(values.player);
-  if (values.logout) return console.log(await logoutSaved(stateFile));
-  if (values['test-tone']) return console.log(await testTone(player));
-  const client = startAlarmTerminal({ link: args[0], stateFile, player });
-  const stop = () => client.stop();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  await client.done;
-  process.exit(0);
 }
 
 async function requireGuild(sql: Sql, guildId: string) {

@@ -1,4 +1,4 @@
-import type { GuildEvent, Topic } from '../../server/hub/topics.ts';
+import type { GuildEvent, Topic } from '../../contract/topics.ts';
 
 /**
  * What `bench fanout` publishes: a guild's board traffic, one event per tick, each touching one or

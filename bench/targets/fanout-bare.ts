@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import uWS from '../../server/transport/uws.ts';
 import { loadConfig } from '../../server/config.ts';
-import { deltaFor, envelope, serializeTracked, trackedId, type LiveFrame } from '../../server/hub/frames.ts';
+import { deltaFor, envelope, serializeTracked, trackedId } from '../../server/hub/frames.ts';
+import type { LiveFrame } from '../../contract/frames.ts';
 import { report, stopOnSignalOrOrphan } from '../lib/child.ts';
 import { serveFanoutControl } from '../lib/fanout-control.ts';
 import { BENCH_GUILD, BOARD_TOPICS, eventDeltas } from '../lib/fanout-events.ts';

@@ -16,7 +16,7 @@
  *   types are kept even past the bound (status message says so).
  */
 import { request as httpRequest, RequestError, type HttpResponse } from '../game/http.ts';
-import { medicLimits } from '../../server/domains/medic/limits.ts';
+import { medicLimits } from '../../contract/medic-limits.ts';
 import { errorOf, retryAfterMs } from './answers.ts';
 import { createIdMaker, ID_PATTERN } from './ids.ts';
 import type { LogFn, MedicSync, MedicSyncOptions, MedicSyncStats, SyncState, SyncStatus } from './sync-api.ts';

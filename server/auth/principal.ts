@@ -3,7 +3,7 @@ import { TtlCache } from '../core/ttl-cache.ts';
 import type { Database } from '../store/db.ts';
 import type { Bus } from '../hub/bus.ts';
 import { hashSecret, isWellFormedApiKey } from './api-keys.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from '../../contract/scopes.ts';
 import * as store from './store.ts';
 
 /** `name`: the key's name, shown as who did it (keys are never renamed). */

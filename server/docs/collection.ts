@@ -4,7 +4,7 @@ import { exampleFor } from './examples.ts';
 const TEST_SCRIPT = [
   "pm.test('no server error', function () { pm.expect(pm.response.code).to.be.below(500); });",
   'if (pm.response.code >= 400) {',
-  "  pm.test('error body is exactly {error}', function () { pm.expect(Object.keys(pm.response.json())).to.eql(['error']); });",
+  "  pm.test('error body is {error, reason, params?}', function () { const b = pm.response.json(); pm.expect(b.error).to.be.a('string'); pm.expect(b.reason).to.be.a('string'); pm.expect(Object.keys(b).filter(function (k) { return k !== 'params'; })).to.eql(['error', 'reason']); });",
   '}',
 ];
 

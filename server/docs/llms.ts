@@ -13,7 +13,7 @@ export function llmsText(model: DocRoute[], baseUrl: string): string {
     '- Missing or bad credential: 401. Not allowed (scope, capability, admin, key on a session route): 403. Switched-off module: 404.',
     '',
     '## Errors',
-    '- Every error body is exactly {"error": "<message>"}. 400 invalid parameter or body (unknown fields are 400), 401, 403, 404 unknown route/record/module off, 409 conflict (already clocked in, stale version), 413 body over 1 MiB, 415 a body not sent as application/json, 429 too many (with Retry-After when rate limited), 503 database unavailable (with Retry-After; GET /api/v1/ready says when the node is ready again).',
+    '- Every error body is {"error": "<message>", "reason": "<code>"} (plus "params" {name: string} for reasons with variable parts): branch on reason (e.g. slot_taken, not_clocked_in, validation, module_off; else the status\'s general one: not_found, conflict …), never on the English message. 400 invalid parameter or body (unknown fields are 400), 401, 403, 404 unknown route/record/module off, 409 conflict (already clocked in, stale version), 413 body over 1 MiB, 415 a body not sent as application/json, 429 too many (with Retry-After when rate limited), 503 database unavailable (with Retry-After; GET /api/v1/ready says when the node is ready again).',
     '',
     '## Limits',
     '- JSON bodies at most 1 MiB; tRPC batches at most 10 calls; 200 open game calls per guild; badges 1, "1" and "01" are one badge, answers use two digits.',

@@ -1,7 +1,29 @@
 import { accessText, byTag, type DocRoute, type JsonSchema } from './model.ts';
 import { exampleFor } from './examples.ts';
+import { errorReasons } from '../../contract/errors.ts';
 
 const errorRef = { $ref: '#/components/schemas/Error' };
+
+/**
+ * `{ error }` as the spec has it, with the additive machine-readable `reason` (contract/errors.ts)
+ * and, for reasons whose message has variable parts, `params`.
+ */
+const errorSchema = {
+  type: 'object',
+  properties: {
+    error: { type: 'string', description: 'Human-readable message.' },
+    reason: {
+      type: 'string', enum: [...errorReasons],
+      description: 'Why, for machines: stable codes to branch and translate on, never the English `error`. A specific reason where the server has one, else the general one of the status (bad_request, not_found, conflict …).',
+    },
+    params: {
+      type: 'object', additionalProperties: { type: 'string' },
+      description: 'The variable parts of the message, for reasons that have some (slot_taken: slot and person; module_off: module …).',
+    },
+  },
+  required: ['error'],
+  additionalProperties: false,
+};
 
 /** OpenAPI 3.1 of every REST route, from the procedures' meta and zod schemas. */
 export function openApiDocument(model: DocRoute[], serverUrl: string, cookieName: string): JsonSchema {
@@ -43,7 +65,7 @@ export function openApiDocument(model: DocRoute[], serverUrl: string, cookieName
     tags: byTag(model).map(([name]) => ({ name })),
     paths,
     components: {
-      schemas: { Error: { type: 'object', properties: { error: { type: 'string', description: 'Human-readable message.' } }, required: ['error'], additionalProperties: false } },
+      schemas: { Error: errorSchema },
       securitySchemes: {
         bearerKey: { type: 'http', scheme: 'bearer', bearerFormat: 'stmp_… API key', description: 'API key of one guild: unscoped `stmp_…` (the guild\'s admin) or scoped `stmp_sc_…` (only routes naming one of its scopes).' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: cookieName, description: 'Session from a one-time login link (HttpOnly cookie).' },

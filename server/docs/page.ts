@@ -38,7 +38,7 @@ details summary{cursor:pointer}
 <li><b>Session</b> (web board): the HttpOnly cookie from a one-time login link plus <code>x-guild-id: &lt;guildId&gt;</code>. Writes that send a body send it as <code>Content-Type: application/json</code> (a write without any body needs no content type) and must come from the same site.</li>
 </ul>
 <h2>Errors</h2>
-<p>Every error body is exactly <code>{"error": "…"}</code>. 400 invalid parameter or body (unknown fields included) · 401 missing or invalid key or session · 403 not allowed · 404 unknown route, record, or switched-off module · 409 conflict · 413 body over 1 MiB · 415 a body not sent as <code>application/json</code> · 429 too many (rate limits send <code>Retry-After</code>) · 503 database unavailable (with <code>Retry-After</code>; <code>GET /api/v1/ready</code> is 503 meanwhile).</p>
+<p>Every error body is <code>{"error": "…", "reason": "…"}</code>: <code>error</code> for people, <code>reason</code> a stable code for programs to branch and translate on (<code>slot_taken</code>, <code>not_clocked_in</code>, <code>validation</code>, else the status's general one such as <code>not_found</code>), with the message's variable parts in <code>params</code> where it has some. 400 invalid parameter or body (unknown fields included) · 401 missing or invalid key or session · 403 not allowed · 404 unknown route, record, or switched-off module · 409 conflict · 413 body over 1 MiB · 415 a body not sent as <code>application/json</code> · 429 too many (rate limits send <code>Retry-After</code>) · 503 database unavailable (with <code>Retry-After</code>; <code>GET /api/v1/ready</code> is 503 meanwhile).</p>
 ${sections}
 </main></body></html>`;
 }

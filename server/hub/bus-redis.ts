@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createClient } from '@redis/client';
 import type { Log } from '../core/log.ts';
 import type { Bus, Invalidation } from './bus.ts';
-import type { GuildEvent } from './topics.ts';
+import type { GuildEvent } from '../../contract/topics.ts';
 
 const EVENTS = 'dt:events';
 const INVALIDATE = 'dt:invalidate';

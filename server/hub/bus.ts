@@ -1,4 +1,4 @@
-import type { GuildEvent } from './topics.ts';
+import type { GuildEvent } from '../../contract/topics.ts';
 
 /** Node-local cache invalidations that every node must apply (a revoked key, a logout). */
 export interface Invalidation { kind: 'apiKey' | 'session' | 'guild'; id: string }

@@ -1,6 +1,7 @@
 import type uWS from 'uWebSockets.js';
 import type { GuildHub, HubSignal } from './guild-hub.ts';
-import { deltaFor, envelope, serializeTracked, snapshotFor, statusFrame, trackedId, viewKey, type LiveView, type WatchFrame } from './frames.ts';
+import { deltaFor, envelope, serializeTracked, snapshotFor, statusFrame, trackedId, viewKey, type LiveView } from './frames.ts';
+import type { WatchFrame } from '../../contract/frames.ts';
 import { lastRelevantSeq, resumeFrames } from './watch.ts';
 
 /** The socket side of one live subscription. */

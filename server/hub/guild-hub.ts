@@ -1,8 +1,8 @@
 import type { Log } from '../core/log.ts';
 import type { Database } from '../store/db.ts';
-import { applyOps, type TopicState } from './reducers.ts';
+import { applyOps, type TopicState } from '../../contract/reducers.ts';
 import { eventsAfter, loadGuildSnapshot } from './snapshot.ts';
-import { hotTopics, type GuildEvent, type HotTopic } from './topics.ts';
+import { hotTopics, type GuildEvent, type HotTopic } from '../../contract/topics.ts';
 
 export interface GuildHubOptions {
   /** Recent events kept for resumes; older resumes get a snapshot. */

@@ -1,8 +1,8 @@
 import { AppError } from '../core/errors.ts';
 import type { Database, Sql } from '../store/db.ts';
 import { decodeDeltas } from '../store/event-codec.ts';
-import type { TopicState } from './reducers.ts';
-import { overviewCounters, type HotTopic } from './topics.ts';
+import type { TopicState } from '../../contract/reducers.ts';
+import { overviewCounters, type HotTopic } from '../../contract/topics.ts';
 import { loadCalls, loadDispatchers, loadOnDuty, loadStandby, loadUnits } from './state/loaders.ts';
 
 export interface GuildSnapshot {

@@ -1,7 +1,8 @@
 import { tracked } from '@trpc/server';
 import type { GuildHub } from './guild-hub.ts';
 import { Mailbox } from './mailbox.ts';
-import { deltaFor, parseTrackedId, snapshotFor, trackedId, type LiveFrame, type LiveView, type WatchFrame } from './frames.ts';
+import { deltaFor, parseTrackedId, snapshotFor, trackedId, type LiveView } from './frames.ts';
+import type { LiveFrame, WatchFrame } from '../../contract/frames.ts';
 
 /**
  * Frames that bring a (re)subscriber to the hub's head, computed synchronously so no event can

@@ -4,7 +4,7 @@ import { insertPerson, insertRank } from '../domains/people/store.ts';
 import { insertUnit } from '../domains/units/store.ts';
 import { createApiKey } from '../domains/apikeys/service.ts';
 import { createLoginLink } from '../auth/login-links.ts';
-import { capabilities } from '../auth/capabilities.ts';
+import { capabilities } from '../../contract/capabilities.ts';
 import { seedDemoPatient } from '../domains/medic/demo.ts';
 import { replaceTiers } from '../domains/medic/board-store.ts';
 

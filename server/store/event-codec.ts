@@ -1,5 +1,5 @@
 import { clockInDeltas, clockOutDeltas, readClockIn, readClockOut } from '../domains/timeclock/events.ts';
-import type { GuildEvent } from '../hub/topics.ts';
+import type { GuildEvent } from '../../contract/topics.ts';
 
 /**
  * `events.deltas` holds either the deltas themselves (`{ topic: [op, …] }`, what `inGuildTx`

@@ -29,7 +29,7 @@ const RETRY_AFTER_S = 1;
 
 /** The answer while PostgreSQL is unreachable: 503 with Retry-After. */
 export function databaseUnavailable(cause?: unknown): AppError {
-  return new AppError('SERVICE_UNAVAILABLE', 'database unavailable; retry shortly', { retryAfterS: RETRY_AFTER_S, cause });
+  return new AppError('SERVICE_UNAVAILABLE', 'database unavailable; retry shortly', { retryAfterS: RETRY_AFTER_S, cause, reason: 'database_unavailable' });
 }
 
 /** What a query on a connection that was lost before it ran fails with (postgres.js's own code for it). */

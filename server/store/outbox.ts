@@ -1,4 +1,4 @@
-import type { GuildEvent } from '../hub/topics.ts';
+import type { GuildEvent } from '../../contract/topics.ts';
 
 /**
  * The event log. Every change writes its event row in the transaction (or the statement) that makes

@@ -2,7 +2,7 @@ import type postgres from 'postgres';
 import { TransactionRolledBack, type Database, type Sql } from './db.ts';
 import type { Bus } from '../hub/bus.ts';
 import { eventOf } from './outbox.ts';
-import type { GuildEvent, Op, Topic } from '../hub/topics.ts';
+import type { GuildEvent, Op, Topic } from '../../contract/topics.ts';
 
 /** Who did it, for the audit log. */
 export interface Actor { kind: 'session' | 'key' | 'system'; id: string }

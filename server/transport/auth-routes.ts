@@ -82,7 +82,7 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
     (async () => {
       const raw = await readBody(reply, http.headers, 1024);
       if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: the link stays unused
-      if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused');
+      if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused', { reason: 'csrf' });
       if (!isJsonContentType(http.headers)) throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'body must be sent as Content-Type: application/json');
       if (!DeviceLogin.safeParse(parseJsonObject(utf8Text(raw, 'body'))).success) throw new AppError('BAD_REQUEST', 'body must be {"device":"alarm"}');
       const session = await redeemLoginLink(deps.sql, token, 'alarm');
@@ -136,7 +136,7 @@ export function mountAuthRoutes(app: uWS.TemplatedApp, deps: Deps): void {
     const http = copyRequest(req);
     (async () => { // a body is not read (uWS skips it)
       if (!(await reply.ready())) return; // a request pipelined behind this one closed the connection: the session stays
-      if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused');
+      if (isCrossSite(http.headers, deps.config.publicUrl)) throw new AppError('FORBIDDEN', 'cross-site request refused', { reason: 'csrf' });
       const hash = sessionHashOf(http.headers.cookie);
       if (hash) {
         await deleteSession(deps.sql, hash);

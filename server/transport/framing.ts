@@ -59,7 +59,7 @@ export function refuseFraming(res: uWS.HttpResponse, req: uWS.HttpRequest, probl
     // closeConnection: uWS adds "Connection: close" and closes the socket once the answer is written
     // (endWithoutBody does not close in this build: a HEAD gets the answer with an empty body).
     res.cork(() => res.writeStatus('400 Bad Request').writeHeader('content-type', jsonHeaders['content-type'])
-      .end(head ? '' : JSON.stringify({ error: problem }), true));
+      .end(head ? '' : JSON.stringify({ error: problem, reason: 'bad_request' }), true)); // reason: contract/errors.ts
   });
 }
 

@@ -1,5 +1,6 @@
 import type uWS from 'uWebSockets.js';
 import { AppError, statusOf } from '../core/errors.ts';
+import { reasonOfStatus } from '../../contract/errors.ts';
 
 /** What a handler may read of a request: copied out of uWS's stack-allocated request at once. */
 export interface HttpReq {
@@ -95,15 +96,23 @@ export class Reply {
     });
   }
 
+  /** An error body `{ error }` written here gets the general `reason` of its status too (contract/errors.ts). */
   json(status: number, value: unknown, headers: Record<string, string> = {}): void {
-    this.send(status, { ...jsonHeaders, ...headers }, JSON.stringify(value));
+    const body = status >= 400 && isBareError(value) ? { ...value, reason: reasonOfStatus(status) } : value;
+    this.send(status, { ...jsonHeaders, ...headers }, JSON.stringify(body));
   }
 
-  error(err: AppError | { code: string; message: string; retryAfterS?: number }): void {
+  /** `{ error, reason, params? }`: `reason` as given, else the general one of the status (contract/errors.ts). */
+  error(err: AppError | { code: string; message: string; retryAfterS?: number; reason?: string; params?: Readonly<Record<string, string>> }): void {
     const headers: Record<string, string> = {};
     if (err.retryAfterS) headers['retry-after'] = String(err.retryAfterS);
-    this.json(statusOf(err.code), { error: err.message }, headers);
+    const status = statusOf(err.code);
+    this.json(status, { error: err.message, reason: err.reason ?? reasonOfStatus(status), ...(err.params ? { params: err.params } : {}) }, headers);
   }
+}
+
+function isBareError(value: unknown): value is { error: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { error?: unknown }).error === 'string' && !('reason' in value);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type uWS from 'uWebSockets.js';
 import { TRPCError } from '@trpc/server';
-import { AppError } from '../core/errors.ts';
+import { AppError, reasonOf } from '../core/errors.ts';
 import type { Deps } from '../deps.ts';
 import { createContext } from '../trpc/context.ts';
 import { clip, describeIssues, publicMessage, toTRPCError, type PlaceOf } from '../trpc/errors.ts';
@@ -132,11 +132,11 @@ async function uploadedFile(context: Promise<Context>, meta: Meta, upload: Multi
 
 async function refuseEarly(ctx: Context, meta: Meta): Promise<void> {
   const p = ctx.auth.principal;
-  if (!p) throw ctx.auth.failure ?? new AppError('UNAUTHORIZED', 'missing credential: send "Authorization: Bearer <API key>" or a session cookie with x-guild-id');
-  if (p.kind === 'session' && ctx.facts.crossSite) throw new AppError('FORBIDDEN', 'cross-site request refused');
+  if (!p) throw ctx.auth.failure ?? new AppError('UNAUTHORIZED', 'missing credential: send "Authorization: Bearer <API key>" or a session cookie with x-guild-id', { reason: 'missing_credential' });
+  if (p.kind === 'session' && ctx.facts.crossSite) throw new AppError('FORBIDDEN', 'cross-site request refused', { reason: 'csrf' });
   if (meta.module) {
     const mods = ctx.deps.guilds.cachedModules(p.guildId) ?? await ctx.deps.guilds.modules(p.guildId).catch(() => null);
-    if (mods && !mods[meta.module]) throw new AppError('NOT_FOUND', `module "${meta.module}" is switched off for this guild`);
+    if (mods && !mods[meta.module]) throw new AppError('NOT_FOUND', `module "${meta.module}" is switched off for this guild`, { reason: 'module_off', params: { module: meta.module } });
   }
   checkAccess(p, meta);
 }
@@ -200,7 +200,7 @@ function placesOf(route: RestRoute, http: HttpReq): PlaceOf {
 /** A refused input's validation issues as one message naming where each field came from. */
 function withPlaces(err: unknown, placeOf: PlaceOf): unknown {
   const issues = err instanceof TRPCError && err.code === 'BAD_REQUEST' ? (err.cause as { issues?: unknown } | undefined)?.issues : undefined;
-  return Array.isArray(issues) ? new AppError('BAD_REQUEST', describeIssues(issues, placeOf), { cause: err }) : err;
+  return Array.isArray(issues) ? new AppError('BAD_REQUEST', describeIssues(issues, placeOf), { cause: err, reason: 'validation' }) : err;
 }
 
 function sendError(deps: Deps, reply: Reply, err: unknown, route?: RestRoute) {
@@ -208,7 +208,7 @@ function sendError(deps: Deps, reply: Reply, err: unknown, route?: RestRoute) {
   if (error.code === 'INTERNAL_SERVER_ERROR') {
     deps.log.error('request failed', { route: route?.path, error: String(error.cause ?? error), stack: (error.cause as Error)?.stack });
   }
-  reply.error({ code: error.code, message: publicMessage(error), retryAfterS: (error as AppError).retryAfterS });
+  reply.error({ code: error.code, message: publicMessage(error), retryAfterS: (error as AppError).retryAfterS, ...reasonOf(error) });
 }
 
 export { sendError };

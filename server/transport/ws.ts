@@ -11,6 +11,7 @@ import { CredentialRevoked, createSocketCredentials } from './ws-credentials.ts'
 import { canonicalIp, clientAddress, createPendingSockets } from './ws-pending.ts';
 import { closeWith, type Socket, type SocketData } from './ws-socket.ts';
 import { statusOf } from '../core/errors.ts';
+import { reasonOfStatus } from '../../contract/errors.ts';
 import { knownProcedures, wsCloseLabel } from '../metrics/requests.ts';
 
 const config = appRouter._def._config;
@@ -72,7 +73,7 @@ export function mountWebSocket(app: uWS.TemplatedApp, deps: Deps) {
     res.cork(() => {
       res.writeStatus(status).writeHeader('content-type', 'application/json');
       for (const [name, value] of Object.entries(headers)) res.writeHeader(name, value);
-      res.end(JSON.stringify({ error }), true);
+      res.end(JSON.stringify({ error, reason: reasonOfStatus(Number.parseInt(status, 10)) }), true);
     });
   }
 

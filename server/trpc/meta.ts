@@ -1,7 +1,7 @@
-import type { Capability } from '../auth/capabilities.ts';
-import type { Scope } from '../auth/scopes.ts';
-import type { ModuleName } from '../domains/guilds/modules.ts';
-import type { Topic } from '../hub/topics.ts';
+import type { Capability } from '../../contract/capabilities.ts';
+import type { Scope } from '../../contract/scopes.ts';
+import type { ModuleName } from '../../contract/modules.ts';
+import type { Topic } from '../../contract/topics.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

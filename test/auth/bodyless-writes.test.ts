@@ -59,7 +59,7 @@ t.test('a session write with a body still needs application/json', async (t) => 
   for (const [contentType, raw] of [['text/plain', '{}'], ['application/x-www-form-urlencoded', 'a=1'], [null, '{}']] as const) {
     const res = await send('POST', '/me/clock-in', contentType ? { 'content-type': contentType } : {}, raw);
     t.equal(res.status, 415, `${contentType ?? 'no content type'} with a body`);
-    t.same(Object.keys(res.json ?? {}), ['error']);
+    t.same(Object.keys(res.json ?? {}), ['error', 'reason']);
   }
   // chunked with no data is still a body declared by Transfer-Encoding: it must say what it is
   const chunked = await send('POST', '/me/clock-in', {}, undefined, '0\r\n\r\n');

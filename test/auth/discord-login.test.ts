@@ -291,7 +291,7 @@ t.test('without Discord configured: German pages that say which variables to set
   t.match(invite.text, 'DISCORD_TOKEN');
   const api = await get(`${bare.url}/api/v1/invite`);
   t.equal(api.status, 404, 'an API client gets the one error shape');
-  t.same(Object.keys(JSON.parse(api.text)), ['error']);
+  t.same(Object.keys(JSON.parse(api.text)), ['error', 'reason']);
   t.match(JSON.parse(api.text).error, /DISCORD_TOKEN/);
 
   // The bot without the secret: /invite works, the sign-in does not.

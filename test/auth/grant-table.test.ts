@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import type { AnyProcedure } from '@trpc/server';
-import * as capabilityList from '../../server/auth/capabilities.ts';
+import * as capabilityList from '../../contract/capabilities.ts';
 import type { Principal } from '../../server/auth/principal.ts';
 import { appRouter } from '../../server/trpc/app-router.ts';
 import { checkAccess } from '../../server/trpc/init.ts';

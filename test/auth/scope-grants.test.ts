@@ -1,14 +1,14 @@
 import t from 'tap';
 import type { AnyProcedure } from '@trpc/server';
-import { capabilities } from '../../server/auth/capabilities.ts';
+import { capabilities } from '../../contract/capabilities.ts';
 import type { SessionPrincipal } from '../../server/auth/principal.ts';
-import { lacksForScope, scopeRequirements } from '../../server/auth/scope-grants.ts';
-import { scopes, type Scope } from '../../server/auth/scopes.ts';
+import { lacksForScope, scopeRequirements } from '../../contract/scope-grants.ts';
+import { scopes, type Scope } from '../../contract/scopes.ts';
 import { appRouter } from '../../server/trpc/app-router.ts';
 import { checkAccess } from '../../server/trpc/init.ts';
 import type { Meta } from '../../server/trpc/meta.ts';
 
-// The table of what a key's maker must hold per scope (server/auth/scope-grants.ts), checked
+// The table of what a key's maker must hold per scope (contract/scope-grants.ts), checked
 // against every procedure of the app: a person holding exactly a scope's requirement passes the
 // real access check of every route that scope opens. A new route with a scope and a capability
 // the table does not ask for fails here, instead of silently letting settings.manage mint a key

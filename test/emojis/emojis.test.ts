@@ -131,7 +131,7 @@ t.test('GET /emojis/{id}: 404 for unknown ids, removed ids, skipped ids and emoj
   assertError(t, await api('GET', `/emojis/${foreign.id}?guild=${GUILD}`, { session: annaSession }), 404, 'another guild\'s emoji through our guild');
   const elsewhere = await image(urlOf(foreign.id, other), annaSession.cookie);
   t.equal(elsewhere.status, 403, 'naming a guild the user is not a member of: 403');
-  t.same(Object.keys(elsewhere.json()), ['error']);
+  t.same(Object.keys(elsewhere.json()), ['error', 'reason']);
   const ours = (await api('GET', '/emojis', { session: annaSession })).body.emojis.map((x: { id: string }) => x.id);
   t.notOk(ours.includes(foreign.id), 'and it is not in our list');
 });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { exampleFor } from '../../server/docs/examples.ts';
-import { modules } from '../../server/domains/guilds/modules.ts';
+import { modules } from '../../contract/modules.ts';
 import { startTestServer } from '../helpers/server.ts';
 import { contractViolation } from '../helpers/contract.ts';
 import { RawConnection, type RawResponse } from '../helpers/raw-http.ts';

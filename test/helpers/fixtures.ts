@@ -4,6 +4,7 @@ import { insertPerson, insertRank } from '../../server/domains/people/store.ts';
 import { createApiKey } from '../../server/domains/apikeys/service.ts';
 import { createLoginLink } from '../../server/auth/login-links.ts';
 import { call } from './server.ts';
+import { errorReasons, type ErrorReason } from '../../contract/errors.ts';
 
 export interface PersonSpec { userId: string; nickname: string; badge?: string | null; rank?: string | null; admin?: boolean }
 
@@ -47,17 +48,21 @@ export interface Asserts {
   equal(...args: any[]): unknown;
   same(...args: any[]): unknown;
   match(...args: any[]): unknown;
+  ok(...args: any[]): unknown;
 }
 
 /**
- * An error answer as spec §7 promises it: `status`, and a JSON body of exactly one key `error`
- * holding a non-empty string (optionally matching `message`).
+ * An error answer as spec §7 promises it: `status`, and a JSON body whose `error` holds a
+ * non-empty string (optionally matching `message`), with the additive `reason` of
+ * contract/errors.ts (and `params` where the reason has some), nothing else.
  */
 export function assertError(t: Asserts, res: { status: number; body: unknown }, status: number, label = '', message?: RegExp): void {
   const at = label ? `${label}: ` : '';
   t.equal(res.status, status, `${at}status ${status}`);
   const body = res.body as Record<string, unknown> | string;
-  t.same(typeof body === 'object' && body !== null ? Object.keys(body) : body, ['error'], `${at}body is exactly {error}`);
+  const keys = typeof body === 'object' && body !== null ? Object.keys(body) : body;
+  t.ok(Array.isArray(keys) && keys.includes('error') && keys.includes('reason') && keys.every((k) => ['error', 'reason', 'params'].includes(k)), `${at}body is {error, reason} (params where the reason has some): ${JSON.stringify(keys)}`);
+  t.ok(typeof body === 'object' && errorReasons.includes(body?.reason as ErrorReason), `${at}reason ${typeof body === 'object' ? body?.reason : ''} is one of contract/errors.ts`);
   t.match(typeof body === 'object' && body !== null ? body.error : undefined, message ?? /\S/, `${at}error is a non-empty string`);
 }
 

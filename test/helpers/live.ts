@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import { createLiveBoard, type LiveBoardOptions, type LiveStatus } from '../../client-sdk/live.ts';
-import type { LiveFrame } from '../../server/hub/frames.ts';
+import type { LiveFrame } from '../../contract/frames.ts';
 
 /** A `ws` WebSocket class that sends a cookie on the upgrade, like a browser with a session. */
 export function wsWithCookie(cookie: string, origin?: string) {

@@ -3,7 +3,7 @@ import { loadConfig } from '../../server/config.ts';
 import { createLog } from '../../server/core/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
 import type { Sql } from '../../server/store/db.ts';
-import type { GuildEvent } from '../../server/hub/topics.ts';
+import type { GuildEvent } from '../../contract/topics.ts';
 import { freshDatabase } from './db.ts';
 import { contractViolation } from './contract.ts';
 import { Database } from '../../server/store/db.ts';

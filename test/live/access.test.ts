@@ -6,7 +6,7 @@ import { scopedKey, seedGuild, signIn, unscopedKey } from '../helpers/fixtures.t
 import { openBoard, recordedSockets, until, wsWithCookie } from '../helpers/live.ts';
 import { createLiveClient, watchAlarm, type WatchFrame } from '../../client-sdk/live.ts';
 import { insertRank } from '../../server/domains/people/store.ts';
-import type { Topic } from '../../server/hub/topics.ts';
+import type { Topic } from '../../contract/topics.ts';
 import { inGuildTx } from '../../server/store/tx.ts';
 
 // live.watch obeys the rights of the REST reads: a topic is watched by whoever may read it through

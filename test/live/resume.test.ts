@@ -5,7 +5,7 @@ import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
 import { openBoard, recordedSockets } from '../helpers/live.ts';
 import { createLiveClient } from '../../client-sdk/live.ts';
 import { inGuildTx } from '../../server/store/tx.ts';
-import type { LiveFrame } from '../../server/hub/frames.ts';
+import type { LiveFrame } from '../../contract/frames.ts';
 
 const G = '562000000000000001';
 const TOPICS = ['onDuty', 'overview', 'dispatchers', 'alarm'] as const;

@@ -2,7 +2,7 @@ import t from 'tap';
 import { CreateRank } from '../../server/domains/ranks/schema.ts';
 import { slugOf } from '../../server/domains/ranks/service.ts';
 import { CreateUnit, PutStatus } from '../../server/domains/units/schema.ts';
-import { modules } from '../../server/domains/guilds/modules.ts';
+import { modules } from '../../contract/modules.ts';
 import { canonicalZone } from '../../server/domains/stats/zone.ts';
 import { areas, planOf, templateIds, templates } from '../../server/domains/onboarding/areas.ts';
 

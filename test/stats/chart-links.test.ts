@@ -45,7 +45,7 @@ t.test('unknown and malformed tokens are 404 with JSON errors', async (t) => {
   for (const token of ['x'.repeat(43), 'short', 'a'.repeat(44), '..%2F..%2Fetc']) {
     const res = await fetch(`${server.url}/embed/chart/${token}.png`);
     t.equal(res.status, 404, token);
-    t.same(Object.keys(await res.json()), ['error']);
+    t.same(Object.keys(await res.json()), ['error', 'reason']);
   }
   t.equal((await fetch(`${server.url}/embed/chart/${'x'.repeat(43)}.jpg`)).status, 404);
 });

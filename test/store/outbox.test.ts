@@ -6,7 +6,7 @@ import { readdirSync } from 'node:fs';
 import { migrate, sqlDir } from '../../server/store/migrate.ts';
 import { connect } from '../../server/store/db.ts';
 import { insertGuild } from '../../server/domains/guilds/store.ts';
-import type { GuildEvent } from '../../server/hub/topics.ts';
+import type { GuildEvent } from '../../contract/topics.ts';
 import { loadGuildSnapshot } from '../../server/hub/snapshot.ts';
 
 const db = await freshDatabase();

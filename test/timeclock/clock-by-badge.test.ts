@@ -30,7 +30,7 @@ t.test('clock-in: 1, "1" and "01" are one badge; answers use two digits', async 
   for (const badge of ['1', '01', 1]) {
     const again = await api('POST', '/admin/clock-in', { key, body: { badge } });
     t.equal(again.status, 409, `badge ${JSON.stringify(badge)} is the same person: 409`);
-    t.same(Object.keys(again.body), ['error']);
+    t.same(Object.keys(again.body), ['error', 'reason', 'params']);
   }
 });
 
@@ -148,7 +148,7 @@ t.test('bad badges are 400 with {error}', async (t) => {
   for (const badge of bad) {
     const res = await api('POST', '/admin/clock-in', { key, body: { badge } });
     t.equal(res.status, 400, `badge ${JSON.stringify(badge)}`);
-    t.same(Object.keys(res.body), ['error']);
+    t.same(Object.keys(res.body), ['error', 'reason']);
     t.type(res.body.error, 'string');
   }
   for (const b of ['-1', '1.5', 'abc', '%20']) {

@@ -51,7 +51,7 @@ function assertRefused(t: Asserts & { ok(...args: any[]): unknown }, outcome: Ou
   if (answered) t.ok(outcome.answer, `${what}: answered`);
   if (outcome.answer) {
     t.equal(outcome.answer.status, 400, `${what}: 400`);
-    t.same(Object.keys(JSON.parse(outcome.answer.text)), ['error'], `${what}: body is {error}`);
+    t.same(Object.keys(JSON.parse(outcome.answer.text)), ['error', 'reason'], `${what}: body is {error}`);
     t.match(JSON.parse(outcome.answer.text).error, message, `${what}: the error names the problem`);
   }
 }

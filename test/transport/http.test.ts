@@ -34,11 +34,11 @@ t.test('health (rest.constant) answers the same status, header and bytes every t
   }
   const query = await api('GET', '/health?verbose=1');
   t.equal(query.status, 400, 'an unknown query parameter is a 400 on the constant route too');
-  t.same(query.body, { error: 'unknown query parameter verbose' });
+  t.same(query.body, { error: 'unknown query parameter verbose', reason: 'bad_request' });
   t.same((await api('POST', '/health')).status, 404, 'other methods are not answered by it');
 });
 
-t.test('unknown routes and methods: 404 with exactly {error}', async (t) => {
+t.test('unknown routes and methods: 404 with {error, reason}', async (t) => {
   const cases: [string, string][] = [
     ['GET', '/api/v1/nope'], ['POST', '/api/v1/health'], ['PUT', '/api/v1/admin/clock-in'], ['DELETE', '/api/v1/admin/on-duty'],
     ['GET', '/api/v2/health'], ['PATCH', '/api/v1/branding/x'], ['GET', '/api/v1/admin/clock-status'], ['GET', '/whatever'],
@@ -47,7 +47,7 @@ t.test('unknown routes and methods: 404 with exactly {error}', async (t) => {
   for (const [method, path] of cases) {
     const res = await api(method, path, { key });
     t.equal(res.status, 404, `${method} ${path}`);
-    t.same(Object.keys(res.body), ['error'], `${method} ${path} body`);
+    t.same(Object.keys(res.body), ['error', 'reason'], `${method} ${path} body`);
   }
 });
 
@@ -58,7 +58,7 @@ t.test('branding of a guild, public', async (t) => {
   for (const path of ['/branding/999', '/branding/999/icon.png']) {
     const unknown = await api('GET', path);
     t.equal(unknown.status, 404, path);
-    t.same(Object.keys(unknown.body), ['error']);
+    t.same(Object.keys(unknown.body), ['error', 'reason']);
   }
   const bad = await api('GET', '/branding/a%20b');
   t.equal(bad.status, 400);
@@ -107,7 +107,7 @@ t.test('a chunked body over 1 MiB without Content-Length is cut off with 413', a
   conn.write(head + body).catch(() => {}); // the server may hang up before the rest is written
   const res = await conn.read();
   t.equal(res.status, 413, 'status 413');
-  t.equal(res.text, '{"error":"body larger than 1048576 bytes"}');
+  t.equal(res.text, '{"error":"body larger than 1048576 bytes","reason":"too_large"}');
   t.same((await api('GET', '/health')).body, { ok: true }, 'server still up');
 });
 
@@ -138,7 +138,7 @@ t.test('path parameters with odd encodings are 400, not 500', async (t) => {
   for (const p of ['/admin/clock-status/%E0%A4%A', '/admin/clock-status/%00', '/admin/clock-status/' + '9'.repeat(300)]) {
     const res = await api('GET', p, { key });
     t.equal(res.status, 400, p);
-    t.same(Object.keys(res.body), ['error']);
+    t.same(Object.keys(res.body), ['error', 'reason']);
   }
   const query = await api('GET', '/admin/clock-status/1?badge=2', { key });
   t.equal(query.status, 400, 'a query parameter repeating a path parameter');

@@ -126,12 +126,12 @@ t.test('behind requests answered without waiting (404, health, a 400, HEAD), pip
   for (const head of [false, false, true, false, true, false, false]) answers.push(await conn.read({ head }));
   t.same(answers.map((a) => a.status), [200, 404, 200, 400, 404, 404, 200]);
   t.same(JSON.parse(answers[0].text), { ok: true });
-  t.same(JSON.parse(answers[1].text), { error: 'no route GET /api/v1/nope' });
+  t.same(JSON.parse(answers[1].text), { error: 'no route GET /api/v1/nope', reason: 'not_found' });
   t.equal(answers[2].text, '', 'HEAD has no body');
   t.equal(answers[2].headers['content-length'], '11', 'HEAD tells the length of the GET body');
   t.match(JSON.parse(answers[3].text), { error: /unknown query parameter x/ });
   t.equal(answers[4].text, '');
-  t.same(JSON.parse(answers[5].text), { error: 'no route PUT /api/v1/admin/clock-in' });
+  t.same(JSON.parse(answers[5].text), { error: 'no route PUT /api/v1/admin/clock-in', reason: 'not_found' });
   t.match(JSON.parse(answers[6].text), { badgeNumber: '01', clockedIn: false });
   t.equal(conn.pending.length, 0, 'nothing else came');
 });

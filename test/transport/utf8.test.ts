@@ -56,7 +56,7 @@ t.test('REST: bytes that are not UTF-8 in any string field of any route\'s body:
         skipContract: true,
       });
       t.equal(res.status, 400, `${what}: 400`);
-      t.same(Object.keys(res.body ?? {}), ['error'], `${what}: {error}`);
+      t.same(Object.keys(res.body ?? {}), ['error', 'reason'], `${what}: {error}`);
       t.match(res.body?.error, /^body is not valid UTF-8: the bytes at offset \d+ \([0-9A-F ]+\) are not a UTF-8 character/, `${what}: names the problem`);
       const violation = await contractViolation(server.url, op.method, `${server.url}${path}`, res);
       if (violation) violations.push(`${what}: ${violation}`);

@@ -62,7 +62,7 @@ t.test('every guild-A object addressed from guild B: 403 or 404', async (t) => {
     for (const [who, opts] of [['key', { key: keyB }], ['admin session', { session: sB.b1 }]] as const) {
       const res = await api(method, path, { ...opts, body });
       t.ok([403, 404].includes(res.status), `${method} ${path} with a guild-B ${who}: ${res.status}`);
-      t.same(Object.keys(res.body), ['error']);
+      t.same(Object.keys(res.body), ['error', 'reason']);
     }
   }
   const self = await api('PUT', '/me/unit', { session: sB.b1, body: { callsign: 'A-RTW' } });

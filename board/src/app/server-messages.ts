@@ -1,34 +1,34 @@
-/**
- * The server speaks English (`{ "error": … }`); a German board shows the messages people meet every
- * evening in German. Each rule matches one message of the server (server/domains/*), with its
- * variable parts; anything else is shown as the server wrote it.
- */
-const german: [RegExp, (...parts: string[]) => string][] = [
-  [/^you are not clocked in$/, () => 'Du bist nicht eingestempelt.'],
-  [/^you are off duty: clock in before taking a call$/, () => 'Du bist außer Dienst: Stemple dich ein, bevor du eine Meldung übernimmst.'],
-  [/^(.+) is not clocked in$/, (who) => `${who} ist nicht eingestempelt.`],
-  [/^(.+) is already clocked in$/, (who) => `${who} ist bereits eingestempelt.`],
-  [/^you do not occupy unit (.+)$/, (unit) => `Du besetzt ${unit} nicht.`],
-  [/^you are not in a unit$/, () => 'Du besetzt keine Einheit.'],
-  [/^you are not on stand-by$/, () => 'Du bist nicht in Bereitschaft.'],
-  [/^you hold no dispatcher slot$/, () => 'Du hast keinen Disponentenplatz.'],
-  [/^slot (\d+) is taken by (.+)$/, (slot, who) => `Platz ${slot} ist von ${who} besetzt.`],
-  [/^all (\d+) dispatcher slots are taken$/, (n) => `Alle ${n} Disponentenplätze sind besetzt.`],
-  [/^call (.+) was already taken(?: \(incident sheet (\d+)\))?$/, (id, sheet) => `Die Meldung ${id} wurde bereits übernommen${sheet ? ` (Einsatzblatt ${sheet})` : ''}.`],
-  [/^incident sheet (\d+) is closed$/, (n) => `Einsatzblatt ${n} ist abgeschlossen.`],
-  [/^(.+) is occupied; its members must leave first$/, (unit) => `${unit} ist besetzt; die Besatzung muss zuerst aussteigen.`],
-  [/^your rank lacks the capability (.+)$/, (cap) => `Deinem Rang fehlt die Berechtigung „${cap}“.`],
-  [/^module "(.+)" is switched off for this guild$/, (m) => `Das Modul „${m}“ ist für diese Wache ausgeschaltet.`],
-  [/^database unavailable; retry shortly$/, () => 'Die Datenbank ist gerade nicht erreichbar; versuch es gleich noch einmal.'],
-  [/^status (.+) is in use by (.+)$/, (code, units) => `Status ${code} wird noch verwendet von ${units}.`],
-];
+import type { ErrorReason } from '../../../contract/errors.ts';
 
-/** `message` in `lang`: German where a rule knows the message, else unchanged. */
-export function localMessage(message: string, lang: 'de' | 'en'): string {
-  if (lang !== 'de') return message;
-  for (const [pattern, say] of german) {
-    const m = pattern.exec(message);
-    if (m) return say(...m.slice(1));
-  }
-  return message;
+type Params = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The server speaks English (`{ "error": … }`) and says why by a stable `reason` with the message's
+ * variable parts in `params` (contract/errors.ts); a German board shows the reasons people meet
+ * every evening in German. A rule answers undefined when a part it needs is missing: then, and for
+ * every reason not listed, the server's message is shown as it wrote it.
+ */
+const german: Partial<Record<ErrorReason, (p: Params) => string | undefined>> = {
+  not_clocked_in: (p) => (p.person ? `${p.person} ist nicht eingestempelt.` : 'Du bist nicht eingestempelt.'),
+  off_duty: () => 'Du bist außer Dienst: Stemple dich ein, bevor du eine Meldung übernimmst.',
+  already_clocked_in: (p) => p.person && `${p.person} ist bereits eingestempelt.`,
+  not_your_unit: (p) => p.unit && `Du besetzt ${p.unit} nicht.`,
+  not_in_unit: (p) => (p.person ? p.unit && `${p.person} ist nicht in ${p.unit}.` : 'Du besetzt keine Einheit.'),
+  not_on_standby: (p) => (p.person ? `${p.person} ist nicht in Bereitschaft.` : 'Du bist nicht in Bereitschaft.'),
+  no_dispatcher_slot: () => 'Du hast keinen Disponentenplatz.',
+  slot_taken: (p) => p.slot && p.person && `Platz ${p.slot} ist von ${p.person} besetzt.`,
+  all_slots_taken: (p) => p.slots && `Alle ${p.slots} Disponentenplätze sind besetzt.`,
+  call_taken: (p) => p.call && `Die Meldung ${p.call} wurde bereits übernommen${p.sheet ? ` (Einsatzblatt ${p.sheet})` : ''}.`,
+  incident_closed: (p) => p.sheet && `Einsatzblatt ${p.sheet} ist abgeschlossen.`,
+  unit_occupied: (p) => p.unit && `${p.unit} ist besetzt; die Besatzung muss zuerst aussteigen.`,
+  capability_missing: (p) => p.capability && `Deinem Rang fehlt die Berechtigung „${p.capability}“.`,
+  module_off: (p) => p.module && `Das Modul „${p.module}“ ist für diese Wache ausgeschaltet.`,
+  database_unavailable: () => 'Die Datenbank ist gerade nicht erreichbar; versuch es gleich noch einmal.',
+  status_in_use: (p) => p.status && p.units && `Status ${p.status} wird noch verwendet von ${p.units}.`,
+};
+
+/** The error in `lang`: German where the table knows its reason, else the server's `message`. */
+export function localMessage(message: string, lang: 'de' | 'en', why?: { reason?: string; params?: Params }): string {
+  if (lang !== 'de' || !why?.reason) return message;
+  return german[why.reason as ErrorReason]?.(why.params ?? {}) || message;
 }

@@ -1,4 +1,4 @@
-import { scopes } from '../../auth/scopes.ts';
+import { scopes } from '../../../contract/scopes.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import * as s from './schema.ts';
 import { accessStatus, selfCheck } from './service.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scopes } from '../../auth/scopes.ts';
+import { scopes } from '../../../contract/scopes.ts';
 
 const Modules = z.record(z.string(), z.boolean()).describe('The guild\'s module switches (a switched-off module\'s routes answer 404).');
 

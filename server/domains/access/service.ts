@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.ts';
-import { capabilities } from '../../auth/capabilities.ts';
-import { scopes, type Scope } from '../../auth/scopes.ts';
+import { capabilities } from '../../../contract/capabilities.ts';
+import { scopes, type Scope } from '../../../contract/scopes.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Deps } from '../../deps.ts';
 import * as store from './store.ts';

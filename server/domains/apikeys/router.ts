@@ -1,4 +1,4 @@
-import { scopeRequirementsText } from '../../auth/scope-grants.ts';
+import { scopeRequirementsText } from '../../../contract/scope-grants.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import * as s from './schema.ts';
 import { checkKeyGrant, createApiKey, deleteApiKey, granterOf, listApiKeys } from './service.ts';

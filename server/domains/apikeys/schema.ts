@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { scopes } from '../../auth/scopes.ts';
+import { scopes } from '../../../contract/scopes.ts';
 import { trimmed } from '../../core/text.ts';
 
 const Scope = z.enum(scopes, { error: (iss) => `unknown scope ${JSON.stringify(iss.input)}; known scopes: ${scopes.join(', ')}` });

@@ -2,8 +2,8 @@ import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { generateApiKey, hashSecret } from '../../auth/api-keys.ts';
 import type { Principal } from '../../auth/principal.ts';
-import { lacksForScope, type Granter } from '../../auth/scope-grants.ts';
-import type { Scope } from '../../auth/scopes.ts';
+import { lacksForScope, type Granter } from '../../../contract/scope-grants.ts';
+import type { Scope } from '../../../contract/scopes.ts';
 import type { Db } from '../../store/db.ts';
 import * as store from './store.ts';
 

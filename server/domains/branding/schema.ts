@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { trimmed } from '../../core/text.ts';
-import { defaultTabOrder, modules } from '../guilds/modules.ts';
+import { defaultTabOrder, modules } from '../../../contract/modules.ts';
 
 export const GuildIdParam = z.strictObject({ guildId: z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'guildId is not a valid guild id') });
 

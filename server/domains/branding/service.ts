@@ -3,7 +3,7 @@ import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Actor } from '../../store/tx.ts';
 import { guildById, guildIcon, updateGuildBranding, type BrandingUpdate, type GuildRow } from '../guilds/store.ts';
-import { defaultTabOrder, effectiveModules } from '../guilds/modules.ts';
+import { defaultTabOrder, effectiveModules } from '../../../contract/modules.ts';
 import { defaultIcon, MAX_ICON_SOURCE_PIXELS, squareIcon } from './icon.ts';
 import { uploadOfGuild } from '../uploads/store.ts';
 import { API_PREFIX } from '../../transport/routes.ts';

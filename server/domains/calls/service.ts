@@ -86,16 +86,16 @@ export async function resolveCall(deps: Deps, guildId: string, externalId: strin
 export async function takeCall(deps: Deps, guildId: string, externalId: string, keyword: string | undefined, who: Who) {
   return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     if (who.actor.kind === 'session' && !(await store.lockOpenShift(tx.sql, guildId, who.actor.id))) {
-      throw new AppError('CONFLICT', 'you are off duty: clock in before taking a call');
+      throw new AppError('CONFLICT', 'you are off duty: clock in before taking a call', { reason: 'off_duty' });
     }
     await store.lockCallReports(tx.sql, guildId);
     const call = await store.takeOpenCall(tx.sql, guildId, externalId, who.by);
     if (!call) {
       const last = await store.latestCall(tx.sql, guildId, externalId);
       if (!last) throw new AppError('NOT_FOUND', `no call with externalId ${externalId}`);
-      throw new AppError('CONFLICT', last.status === 'taken'
-        ? `call ${externalId} was already taken${last.incidentNumber ? ` (incident sheet ${last.incidentNumber})` : ''}`
-        : `call ${externalId} is ${last.status}, not open`);
+      if (last.status !== 'taken') throw new AppError('CONFLICT', `call ${externalId} is ${last.status}, not open`);
+      throw new AppError('CONFLICT', `call ${externalId} was already taken${last.incidentNumber ? ` (incident sheet ${last.incidentNumber})` : ''}`,
+        { reason: 'call_taken', params: { call: externalId, sheet: last.incidentNumber ? String(last.incidentNumber) : undefined } });
     }
     const incident = await openIncident(tx, {
       keyword: keyword ?? call.title, location: call.location, priority: call.priority, callId: call.id,

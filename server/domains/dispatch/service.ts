@@ -22,12 +22,14 @@ export async function takeSlot(deps: Deps, guildId: string, who: Who, slot: numb
     await store.lockSlots(tx.sql, guildId);
     const person = await lockPerson(tx.sql, guildId, { userId: who.userId });
     if (!person) throw who.kind === 'self' ? new AppError('NOT_FOUND', 'you have no personnel entry in this guild') : new AppError('NOT_FOUND', `no person ${who.userId} in this guild`);
-    if (!person.onDuty) throw new AppError('CONFLICT', who.kind === 'self' ? 'you are not clocked in' : `${person.nickname} is not clocked in`);
+    if (!person.onDuty) throw who.kind === 'self'
+      ? new AppError('CONFLICT', 'you are not clocked in', { reason: 'not_clocked_in', params: {} })
+      : new AppError('CONFLICT', `${person.nickname} is not clocked in`, { reason: 'not_clocked_in', params: { person: person.nickname } });
     const mine = await store.slotsOf(tx.sql, guildId, person.userId);
     const target = slot ?? mine[0] ?? (await store.firstFreeSlot(tx.sql, guildId, MAX_SLOTS));
-    if (target === null) throw new AppError('CONFLICT', `all ${MAX_SLOTS} dispatcher slots are taken`);
+    if (target === null) throw new AppError('CONFLICT', `all ${MAX_SLOTS} dispatcher slots are taken`, { reason: 'all_slots_taken', params: { slots: String(MAX_SLOTS) } });
     const holder = await store.slotHolder(tx.sql, guildId, target);
-    if (holder && holder.userId !== person.userId && who.kind === 'self') throw new AppError('CONFLICT', `slot ${target} is taken by ${holder.nickname}`);
+    if (holder && holder.userId !== person.userId && who.kind === 'self') throw new AppError('CONFLICT', `slot ${target} is taken by ${holder.nickname}`, { reason: 'slot_taken', params: { slot: String(target), person: holder.nickname } });
     if (holder?.userId === person.userId && mine.length === 1) {
       return { ...holder, replaced: null, movedFrom: [] as number[] }; // already so: nothing changes
     }
@@ -64,7 +66,7 @@ export async function leaveSlots(deps: Deps, guildId: string, userId: string, ac
   return guildWrite(deps, guildId, async (tx) => {
     await store.lockSlots(tx.sql, guildId);
     const mine = await store.slotsOf(tx.sql, guildId, userId);
-    if (!mine.length) throw new AppError('CONFLICT', 'you hold no dispatcher slot');
+    if (!mine.length) throw new AppError('CONFLICT', 'you hold no dispatcher slot', { reason: 'no_dispatcher_slot' });
     await store.deleteSlots(tx.sql, guildId, mine);
     emitCleared(tx, userId, mine);
     tx.audit('dispatchers.self_clear', actor, { slots: mine });
@@ -110,7 +112,9 @@ export async function removeStandby(deps: Deps, guildId: string, who: Who, actor
   return guildWrite(deps, guildId, async (tx) => {
     const r = await store.leaveStandby(tx.sql, guildId, who.userId);
     if (!r) throw who.kind === 'self' ? new AppError('NOT_FOUND', 'you have no personnel entry in this guild') : new AppError('NOT_FOUND', `no person ${who.userId} in this guild`);
-    if (!r.removed) throw who.kind === 'self' ? new AppError('CONFLICT', 'you are not on stand-by') : new AppError('NOT_FOUND', `${r.nickname} is not on stand-by`);
+    if (!r.removed) throw who.kind === 'self'
+      ? new AppError('CONFLICT', 'you are not on stand-by', { reason: 'not_on_standby', params: {} })
+      : new AppError('NOT_FOUND', `${r.nickname} is not on stand-by`, { reason: 'not_on_standby', params: { person: r.nickname } });
     tx.emit('standby', { op: 'remove', key: r.userId });
     tx.emit('overview', { op: 'add', field: 'standby', by: -1 });
     tx.audit(who.kind === 'self' ? 'standby.self_clear' : 'standby.remove', actor, { userId: r.userId });

@@ -42,7 +42,7 @@ export const emojisRouter = router({
     .input(s.SyncEmojis).output(s.SyncResult)
     .mutation(async ({ ctx }) => {
       const result = await syncEmojis(ctx.deps, ctx.guildId, ctx.actor);
-      if (!result) throw new AppError('NOT_FOUND', 'module "emojis" is switched off for this guild');
+      if (!result) throw new AppError('NOT_FOUND', 'module "emojis" is switched off for this guild', { reason: 'module_off', params: { module: 'emojis' } });
       return result;
     }),
 });

@@ -1,7 +1,7 @@
 import { TtlCache } from '../../core/ttl-cache.ts';
 import type { Database } from '../../store/db.ts';
 import type { Bus } from '../../hub/bus.ts';
-import { effectiveModules, type ModuleName } from './modules.ts';
+import { effectiveModules, type ModuleName } from '../../../contract/modules.ts';
 import { guildById } from './store.ts';
 
 /** Cached per-guild module switches; a change anywhere drops the entry on every node via the bus. */

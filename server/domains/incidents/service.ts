@@ -66,7 +66,7 @@ export async function appendEntry(tx: Tx, number: number, kind: 'note' | 'report
 async function lockOpen(tx: Tx, number: number, version?: number) {
   const sheet = await store.lockIncident(tx.sql, tx.guildId, number);
   if (!sheet) throw new AppError('NOT_FOUND', `no incident sheet ${number} in this guild`);
-  if (sheet.state === 'closed') throw new AppError('CONFLICT', `incident sheet ${number} is closed`);
+  if (sheet.state === 'closed') throw new AppError('CONFLICT', `incident sheet ${number} is closed`, { reason: 'incident_closed', params: { sheet: String(number) } });
   if (version !== undefined && version !== sheet.version) {
     throw new AppError('CONFLICT', `stale version: incident sheet ${number} is at version ${sheet.version}, you sent ${version}; reload it`);
   }

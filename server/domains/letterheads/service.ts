@@ -25,7 +25,7 @@ export function view(guildId: string, r: store.LetterheadRow): Letterhead {
 }
 
 const notFound = (id: string) => new AppError('NOT_FOUND', `no letterhead ${id} in this guild`);
-const nameTaken = (name: string) => new AppError('CONFLICT', `a letterhead named "${name}" exists already`);
+const nameTaken = (name: string) => new AppError('CONFLICT', `a letterhead named "${name}" exists already`, { reason: 'name_taken', params: { name } });
 
 export async function listLetterheads(deps: Deps, guildId: string) {
   const rows = await store.letterheadsInOrder(deps.sql, guildId);
@@ -79,7 +79,7 @@ export async function updateLetterhead(deps: Deps, guildId: string, id: string, 
     const was = await store.letterheadById(tx.sql, guildId, id);
     if (!was) throw notFound(id);
     if (was.version !== version) {
-      throw new AppError('CONFLICT', `version ${version} is stale: letterhead ${id} is at version ${was.version}; read it again and reapply your change`);
+      throw new AppError('CONFLICT', `version ${version} is stale: letterhead ${id} is at version ${was.version}; read it again and reapply your change`, { reason: 'stale_version' });
     }
     if (changes.name !== undefined && changes.name !== was.name) {
       const holder = await store.letterheadIdByName(tx.sql, guildId, changes.name);
@@ -93,7 +93,7 @@ export async function updateLetterhead(deps: Deps, guildId: string, id: string, 
       primaryColor: changes.primaryColor ?? was.primaryColor, secondaryColor: changes.secondaryColor ?? was.secondaryColor,
       footer: changes.footer ?? was.footer,
     });
-    if (!row) throw new AppError('CONFLICT', `letterhead ${id} changed meanwhile; read it again`); // not reached: the lock serialises writes
+    if (!row) throw new AppError('CONFLICT', `letterhead ${id} changed meanwhile; read it again`, { reason: 'stale_version' }); // not reached: the lock serialises writes
     const value = view(guildId, row);
     tx.emit('letterheads', { op: 'upsert', key: id, value });
     tx.audit('letterhead.update', actor, { id, name: row.name, version: row.version, fields: Object.keys(changes) });

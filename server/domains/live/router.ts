@@ -1,8 +1,8 @@
-import { scopes } from '../../auth/scopes.ts';
+import { scopes } from '../../../contract/scopes.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import { z } from 'zod';
-import { topics } from '../../hub/topics.ts';
-import { effectiveModules } from '../guilds/modules.ts';
+import { topics } from '../../../contract/topics.ts';
+import { effectiveModules } from '../../../contract/modules.ts';
 import { WatchInput } from './schema.ts';
 import { watch } from './service.ts';
 import { watchable } from './topic-access.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { topics } from '../../hub/topics.ts';
+import { topics } from '../../../contract/topics.ts';
 
 export const WatchInput = z.strictObject({
   topics: z.array(z.enum(topics)).min(1, 'choose at least one topic').max(topics.length)

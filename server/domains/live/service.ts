@@ -6,13 +6,14 @@ import type { Context } from '../../trpc/context.ts';
 import { checkAccess } from '../../trpc/init.ts';
 import type { Meta } from '../../trpc/meta.ts';
 import type { GuildHub } from '../../hub/guild-hub.ts';
-import { parseTrackedId, statusFrame, trackedId, type DroppedFrame, type LiveView, type StatusFrame } from '../../hub/frames.ts';
-import type { Topic } from '../../hub/topics.ts';
+import { parseTrackedId, statusFrame, trackedId, type LiveView } from '../../hub/frames.ts';
+import type { DroppedFrame, StatusFrame } from '../../../contract/frames.ts';
+import type { Topic } from '../../../contract/topics.ts';
 import { portableWatch, prepareResume } from '../../hub/watch.ts';
 import { Mailbox } from '../../hub/mailbox.ts';
 import { sessionRights } from './rights.ts';
 import { grant, narrowed, refusal, switchedOff } from './topic-access.ts';
-import { effectiveModules } from '../guilds/modules.ts';
+import { effectiveModules } from '../../../contract/modules.ts';
 
 type GuildContext = Context & { guildId: string; principal: Principal };
 

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { plain } from '../../core/text.ts';
 import { RankId } from '../ranks/schema.ts';
-import { gameId, medicLimits, vitalRanges, type VitalField } from './limits.ts';
+import { gameId, medicLimits, vitalRanges, type VitalField } from '../../../contract/medic-limits.ts';
 
-export { gameId, medicLimits, vitalRanges, type VitalField } from './limits.ts';
+export { gameId, medicLimits, vitalRanges, type VitalField } from '../../../contract/medic-limits.ts';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Free text PostgreSQL can store (no NUL, no lone surrogate), at most `max` characters. */

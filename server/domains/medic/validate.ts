@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { gameId, medicLimits, vitalRanges, type VitalField } from './limits.ts';
+import { gameId, medicLimits, vitalRanges, type VitalField } from '../../../contract/medic-limits.ts';
 import { eventSchemas, eventTypes, GameId, type EventType, type MedicEvent } from './schema.ts';
 
 export type Checked =

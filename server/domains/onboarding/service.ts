@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import type { Tx } from '../../store/tx.ts';
-import { effectiveModules } from '../guilds/modules.ts';
+import { effectiveModules } from '../../../contract/modules.ts';
 import { beyondCaller, type Caller } from '../personnel/caller.ts';
 import { insertRank } from '../ranks/store.ts';
 import * as ops from '../units/ops.ts';

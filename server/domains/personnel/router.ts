@@ -1,4 +1,4 @@
-import { managementCapabilities } from '../../auth/capabilities.ts';
+import { managementCapabilities } from '../../../contract/capabilities.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import { requireSession } from '../../trpc/session.ts';
 import { callerOf } from './caller.ts';

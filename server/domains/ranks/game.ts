@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.ts';
-import { managementOf } from '../../auth/capabilities.ts';
+import { managementOf } from '../../../contract/capabilities.ts';
 import type { Caller } from '../personnel/caller.ts';
 
 /**

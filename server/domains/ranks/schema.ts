@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { capabilities, managementCapabilities } from '../../auth/capabilities.ts';
+import { capabilities, managementCapabilities } from '../../../contract/capabilities.ts';
 import { trimmed } from '../../core/text.ts';
 
 export const RankId = z.string({ error: 'id must be a string' })

@@ -1,5 +1,5 @@
 import { AppError } from '../../core/errors.ts';
-import { capabilities as knownCapabilities } from '../../auth/capabilities.ts';
+import { capabilities as knownCapabilities } from '../../../contract/capabilities.ts';
 import type { Deps } from '../../deps.ts';
 import { inGuildTx } from '../../store/tx.ts';
 import { beyondCaller, type Caller } from '../personnel/caller.ts';

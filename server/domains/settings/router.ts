@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import { inGuildTx } from '../../store/tx.ts';
-import { effectiveModules, modules } from '../guilds/modules.ts';
+import { effectiveModules, modules } from '../../../contract/modules.ts';
 import { guildById, setModules } from '../guilds/store.ts';
 import { AppError } from '../../core/errors.ts';
 

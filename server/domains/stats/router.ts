@@ -21,7 +21,7 @@ const chartCache = 'private, max-age=60';
 function mayReadPerson(p: Principal, userId: string) {
   if (p.kind === 'key') return; // scoped keys never reach here (checkAccess); unscoped ones act as the guild's admin
   if (p.userId === userId || p.isAdmin || p.capabilities.has('stats.leaderboard.view')) return;
-  throw new AppError('FORBIDDEN', 'your rank lacks the capability stats.leaderboard.view (needed for other people\'s statistics)');
+  throw new AppError('FORBIDDEN', 'your rank lacks the capability stats.leaderboard.view (needed for other people\'s statistics)', { reason: 'capability_missing', params: { capability: 'stats.leaderboard.view' } });
 }
 
 /** The chart named by the path, or 404 like any unknown route. */

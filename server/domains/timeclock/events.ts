@@ -1,4 +1,4 @@
-import type { GuildEvent, Op } from '../../hub/topics.ts';
+import type { GuildEvent, Op } from '../../../contract/topics.ts';
 
 /**
  * What the events table stores for a clock-in or clock-out: the facts of the change as one named,
@@ -68,7 +68,7 @@ const duty = (userId: string, onDuty: boolean): Op => ({ op: 'duty', userId, onD
 
 /**
  * The person joins `onDuty`, the `overview` count rises, and their duty flips for `dispatchers`,
- * `alarm` and `standby` (notices: those views depend on it). Ops as in hub/reducers.ts.
+ * `alarm` and `standby` (notices: those views depend on it). Ops as in contract/reducers.ts.
  */
 export function clockInDeltas({ userId, nickname, badge, rank, clockInAt }: ClockIn): GuildEvent['deltas'] {
   return {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Badge } from '../../core/badge.ts';
-import type { Topic } from '../../hub/topics.ts';
+import type { Topic } from '../../../contract/topics.ts';
 
 /** Topics a clock-in and a clock-out update: the keys of their events' deltas, and their routes' meta. */
 export const clockInTopics = ['onDuty', 'overview', 'dispatchers', 'alarm', 'standby'] as const satisfies readonly Topic[];

@@ -1,6 +1,6 @@
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
-import type { GuildEvent } from '../../hub/topics.ts';
+import type { GuildEvent } from '../../../contract/topics.ts';
 import type { Actor } from '../../store/tx.ts';
 import * as store from './store.ts';
 
@@ -21,14 +21,14 @@ function notFound(who: Who): AppError {
  */
 export async function clockIn(deps: Deps, guildId: string, who: Who, audit: Audit) {
   const { opened, event, person } = await store.openShift(deps.sql, guildId, who, audit.audited ? { action: 'shift.clock_in', actor: audit.actor } : null);
-  if (!opened) throw person ? new AppError('CONFLICT', `${person.nickname} is already clocked in`) : notFound(who);
+  if (!opened) throw person ? new AppError('CONFLICT', `${person.nickname} is already clocked in`, { reason: 'already_clocked_in', params: { person: person.nickname } }) : notFound(who);
   afterCommit(deps, guildId, event);
   return { badgeNumber: opened.badge, userId: opened.userId, nickname: opened.nickname, clockInAt: opened.clockInAt, status: 'OPEN' as const };
 }
 
 export async function clockOut(deps: Deps, guildId: string, who: Who, audit: Audit) {
   const { closed, event, person } = await store.closeShift(deps.sql, guildId, who, audit.audited ? { action: 'shift.clock_out', actor: audit.actor } : null);
-  if (!closed) throw person ? new AppError('CONFLICT', `${person.nickname} is not clocked in`) : notFound(who);
+  if (!closed) throw person ? new AppError('CONFLICT', `${person.nickname} is not clocked in`, { reason: 'not_clocked_in', params: { person: person.nickname } }) : notFound(who);
   afterCommit(deps, guildId, event);
   return {
     badgeNumber: closed.badge, userId: closed.userId, nickname: closed.nickname,

@@ -71,7 +71,7 @@ export async function deleteUnit(deps: Deps, guildId: string, callsign: string, 
       const unit = await store.lockUnit(tx.sql, guildId, callsign);
       if (!unit) throw noUnit(callsign);
       const members = await store.lockMembers(tx.sql, guildId, unit.id);
-      if (members.length) throw new AppError('CONFLICT', `${unit.callsign} is occupied; its members must leave first`);
+      if (members.length) throw new AppError('CONFLICT', `${unit.callsign} is occupied; its members must leave first`, { reason: 'unit_occupied', params: { unit: unit.callsign } });
       const status = (await statusStore.statusesByCode(tx.sql, guildId, [unit.status])).get(unit.status);
       await store.deleteUnit(tx.sql, guildId, unit.id);
       ops.emitUnitRemoved(tx, unit.callsign, !!status?.alarm);
@@ -91,7 +91,9 @@ export async function joinUnit(deps: Deps, guildId: string, who: Seating, callsi
   return guildWrite(deps, guildId, async (tx) => {
     const person = await store.lockPerson(tx.sql, guildId, { userId: who.userId });
     if (!person) throw personMissing(who);
-    if (!person.onDuty) throw new AppError('CONFLICT', who.kind === 'self' ? 'you are not clocked in' : `${person.nickname} is not clocked in`);
+    if (!person.onDuty) throw who.kind === 'self'
+      ? new AppError('CONFLICT', 'you are not clocked in', { reason: 'not_clocked_in', params: {} })
+      : new AppError('CONFLICT', `${person.nickname} is not clocked in`, { reason: 'not_clocked_in', params: { person: person.nickname } });
     const before = await store.seatOf(tx.sql, guildId, person.userId);
     const unit = await store.lockUnit(tx.sql, guildId, callsign);
     if (!unit) throw noUnit(callsign);
@@ -111,7 +113,9 @@ export async function leaveUnit(deps: Deps, guildId: string, who: Seating, calls
     if (callsign !== null && !(await store.lockUnit(tx.sql, guildId, callsign))) throw noUnit(callsign);
     if (!person) throw personMissing(who);
     const seat = await store.seatOf(tx.sql, guildId, person.userId);
-    if (!seat) throw who.kind === 'self' ? new AppError('CONFLICT', 'you are not in a unit') : new AppError('NOT_FOUND', `${person.nickname} is not in unit ${callsign}`);
+    if (!seat) throw who.kind === 'self'
+      ? new AppError('CONFLICT', 'you are not in a unit', { reason: 'not_in_unit', params: {} })
+      : new AppError('NOT_FOUND', `${person.nickname} is not in unit ${callsign}`, { reason: 'not_in_unit', params: { person: person.nickname, unit: callsign ?? undefined } });
     if (callsign !== null && seat.callsign.toLowerCase() !== callsign.toLowerCase()) throw new AppError('NOT_FOUND', `${person.nickname} is not in unit ${callsign}`);
     await store.unseat(tx.sql, guildId, person.userId);
     ops.emitMemberLeft(tx, seat.callsign, person.userId);

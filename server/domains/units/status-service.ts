@@ -48,7 +48,7 @@ export async function deleteStatus(deps: Deps, guildId: string, code: string, ac
     await statusStore.lockCatalogue(tx.sql, guildId, 'update');
     const { existed, deleted, inUse } = await statusStore.deleteUnusedStatus(tx.sql, guildId, code);
     if (!existed) throw new AppError('NOT_FOUND', `no status ${code}`);
-    if (!deleted) throw new AppError('CONFLICT', `status ${code} is in use by ${inUse.join(', ')}`);
+    if (!deleted) throw new AppError('CONFLICT', `status ${code} is in use by ${inUse.join(', ')}`, { reason: 'status_in_use', params: { status: code, units: inUse.join(', ') } });
     if ((await statusStore.statusCount(tx.sql, guildId)) === 0) throw new AppError('CONFLICT', 'the last status cannot be deleted');
     tx.emit('units', { op: 'statuses' });
     tx.audit('statuses.delete', actor, { code });
@@ -87,7 +87,7 @@ export async function setOwnUnitStatus(deps: Deps, guildId: string, userId: stri
     await statusStore.lockCatalogue(tx.sql, guildId, 'share');
     const unit = await store.lockUnit(tx.sql, guildId, callsign);
     const seat = unit ? await store.seatOf(tx.sql, guildId, userId) : null;
-    if (!unit || seat?.unitId !== unit.id) throw new AppError('FORBIDDEN', `you do not occupy unit ${callsign}`);
+    if (!unit || seat?.unitId !== unit.id) throw new AppError('FORBIDDEN', `you do not occupy unit ${callsign}`, { reason: 'not_your_unit', params: { unit: callsign } });
     const result = await changeStatus(tx, guildId, unit, code);
     audit(tx, 'self', actor, result);
     return result;

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db.ts';
-import type { TopicState } from '../reducers.ts';
+import type { TopicState } from '../../../contract/reducers.ts';
 import { liveCall, openCalls } from '../../domains/calls/store.ts';
 
 /** externalId -> the open call exactly as `GET /calls` lists it, times as epoch ms. */

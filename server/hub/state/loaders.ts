@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db.ts';
-import type { TopicState } from '../reducers.ts';
+import type { TopicState } from '../../../contract/reducers.ts';
 
 /**
  * Hot-topic state as stored, one loader per topic, all run inside the hub's REPEATABLE READ

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db.ts';
-import type { TopicState } from '../reducers.ts';
+import type { TopicState } from '../../../contract/reducers.ts';
 
 /** Stand-by roster: userId -> { userId, nickname, since } (epoch ms), as the dispatch domain emits it. */
 export async function loadStandby(db: Db, guildId: string): Promise<TopicState> {

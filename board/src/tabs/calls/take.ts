@@ -1,5 +1,5 @@
 import { signal } from '@preact/signals';
-import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { api, httpStatusOf, messageOf, reasonOf } from '../../app/api.ts';
 import { signedOut } from '../../app/session.ts';
 import { showTab } from '../../app/shell.tsx';
 import { openSheet, putDetail, sheetMark } from '../incidents/store.ts';
@@ -24,7 +24,7 @@ export async function takeCall(id: string, title: string): Promise<void> {
   } catch (err) {
     const status = httpStatusOf(err);
     if (status === 401) signedOut('expired');
-    const offDuty = status === 409 && /off duty/.test((err as Error).message); // the server's own words
+    const offDuty = reasonOf(err)?.reason === 'off_duty';
     takeFailure.value = { id, title, message: messageOf(err), offDuty };
   } finally {
     if (taking.peek() === id) taking.value = null;

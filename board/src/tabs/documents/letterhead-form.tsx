@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { api, httpStatusOf, messageOf, reasonOf } from '../../app/api.ts';
 import { signedOut } from '../../app/session.ts';
 import { letterheads, loadLetterheads, uploads, type Letterhead } from './state.ts';
 import { docText } from './strings.ts';
@@ -50,10 +50,9 @@ export function LetterheadForm({ editing, onDone }: { editing: Letterhead | null
     } catch (err) {
       const status = httpStatusOf(err);
       if (status === 401) signedOut('expired');
-      const message = err instanceof Error ? err.message : '';
-      const taken = /^a letterhead named "(.+)" exists already$/.exec(message);
-      if (status === 409 && taken) setError(t.nameTaken(taken[1]!));
-      else if (status === 409 && base && /stale|changed meanwhile/.test(message)) {
+      const why = reasonOf(err);
+      if (status === 409 && why?.reason === 'name_taken' && why.params.name) setError(t.nameTaken(why.params.name));
+      else if (status === 409 && base && why?.reason === 'stale_version') {
         await loadLetterheads();
         const now = letterheads.peek()?.find((l) => l.id === base.id) ?? null;
         if (now) { setBase(now); setDraft(draftOf(now)); setError(t.conflict); } else setError(t.gone);

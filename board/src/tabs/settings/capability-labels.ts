@@ -1,4 +1,4 @@
-import type { Capability } from '../../../../server/auth/capabilities.ts';
+import type { Capability } from '../../../../contract/capabilities.ts';
 import { texts } from '../../app/i18n.ts';
 
 /** Rank capabilities in words, for sentences people read (never the raw names). */

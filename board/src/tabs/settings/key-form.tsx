@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { lacksForScope } from '../../../../server/auth/scope-grants.ts';
+import { lacksForScope } from '../../../../contract/scope-grants.ts';
 import { api } from '../../app/api.ts';
 import { texts } from '../../app/i18n.ts';
 import { access } from '../../app/session.ts';

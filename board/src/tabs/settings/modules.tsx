@@ -4,7 +4,7 @@ import { texts } from '../../app/i18n.ts';
 import { modules as current, reloadAccess } from '../../app/session.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 // The server's module list (pure data): a new module fails the type check here until it has a label.
-import { modules as names, type ModuleName as Name } from '../../../../server/domains/guilds/modules.ts';
+import { modules as names, type ModuleName as Name } from '../../../../contract/modules.ts';
 
 const text = texts<{ title: string; intro: string; on: (l: string) => string; off: (l: string) => string; modules: Record<Name, [string, string]> }>({
   title: 'Module', intro: 'Ein ausgeschalteter Bereich verschwindet auf allen Bildschirmen der Wache, seine Schnittstellen antworten mit 404. Die Daten bleiben erhalten.',

@@ -1,4 +1,4 @@
-import { scopes, type Scope } from '../../../../server/auth/scopes.ts';
+import { scopes, type Scope } from '../../../../contract/scopes.ts';
 import { texts } from '../../app/i18n.ts';
 
 export { scopes, type Scope };

@@ -1,4 +1,4 @@
-import { capabilities } from '../../../auth/capabilities.ts';
+import { capabilities } from '../../../../contract/capabilities.ts';
 import { twelveHours, type Template } from './types.ts';
 
 const own = ['timeclock.own.use', 'documents.letterhead.view'] as const;

@@ -1,5 +1,5 @@
-import type { Capability } from '../../../auth/capabilities.ts';
-import type { ModuleName } from '../../guilds/modules.ts';
+import type { Capability } from '../../../../contract/capabilities.ts';
+import type { ModuleName } from '../../../../contract/modules.ts';
 
 /**
  * What one onboarding template puts into each setup area of an empty guild. Everything here is
