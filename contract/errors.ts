@@ -44,7 +44,7 @@ export interface SpecificReasons {
   alarm_session_only: Record<never, never>;
   /** Admin rights are needed. */
   admin_required: Record<never, never>;
-  /** Feature module `module` is switched off for this guild. */
+  /** Feature module `module` is switched off for this guild (a live subscription names every one it needs, comma-separated). */
   module_off: { module: string };
   /** A session write sent from another site. */
   csrf: Record<never, never>;

@@ -274,8 +274,8 @@ async function problem(req: FuzzRequest, res: RawResponse): Promise<string | nul
   }
   if (res.status >= 400) {
     const o = json as Record<string, unknown> | undefined;
-    if (!o || typeof o !== 'object' || Object.keys(o).join() !== 'error' || typeof o.error !== 'string' || !o.error) {
-      return `status ${res.status}: error body is not exactly {error: string}: ${res.text.slice(0, 200)}`;
+    if (!o || typeof o !== 'object' || Object.keys(o).filter((k) => k !== 'params').join() !== 'error,reason' || typeof o.error !== 'string' || !o.error || typeof o.reason !== 'string') {
+      return `status ${res.status}: error body is not {error: string, reason: string, params?}: ${res.text.slice(0, 200)}`;
     }
   }
   const violation = await contractViolation(server.url, req.method, `${server.url}${req.target}`, { status: res.status, body: json ?? res.text, headers: new Headers(res.headers) });

@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
 import type { Actor } from '../../store/tx.ts';
 import * as s from './schema.ts';
+import { callLimits } from '../../../contract/limits.ts';
 import { getCallRateLimit, setCallRateLimit } from './rate-limit.ts';
 import { listOpenCalls, reportCall, resolveCall, takeCall } from './service.ts';
 import type { ActorName } from './store.ts';
@@ -15,7 +16,7 @@ export function actorName(ctx: { principal: Principal; actor: Actor }): ActorNam
   return { kind: ctx.actor.kind, id: ctx.actor.id, name: ctx.principal.kind === 'session' ? ctx.principal.nickname : ctx.principal.name };
 }
 
-const tooMany = `Open-call limit: ${s.callLimits.openCalls} calls are open in this guild (re-reports of an open externalId always pass), or the per-key rate limit was hit (with a Retry-After header; see PUT /admin/call-rate-limit). The two are told apart by their message.`;
+const tooMany = `Open-call limit: ${callLimits.openCalls} calls are open in this guild (re-reports of an open externalId always pass), or the per-key rate limit was hit (with a Retry-After header; see PUT /admin/call-rate-limit). The two are told apart by their message.`;
 
 export const callsRouter = router({
   report: guildProcedure

@@ -1,11 +1,7 @@
 import { z } from 'zod';
 import { plain, text } from '../../core/text.ts';
+import { callLimits, incidentLimits } from '../../../contract/limits.ts';
 
-/** Limits beyond spec §8, chosen here: location text 200, street 120, postal 20, coordinates within ±100000. */
-export const callLimits = {
-  externalId: 80, title: 120, message: 500, callerName: 60, callerPhone: 30, source: 60, resolution: 40,
-  locationText: 200, street: 120, postal: 20, coordinate: 100_000, openCalls: 200,
-} as const;
 
 export const ExternalId = z.string({ error: 'externalId must be a string' })
   .min(1, 'externalId must not be empty')
@@ -58,7 +54,7 @@ export const ResolveCall = z.strictObject({
   resolution: text(callLimits.resolution, 'resolution').describe('How it ended, e.g. "reached".'),
 });
 
-export const Keyword = text(120, 'keyword');
+export const Keyword = text(incidentLimits.keyword, 'keyword');
 
 export const TakeCall = z.strictObject({
   externalId: ExternalId,

@@ -3,7 +3,8 @@ import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Actor, type Tx } from '../../store/tx.ts';
 import { appendEntry, lockOpenSheet, openIncident } from '../incidents/service.ts';
 import { checkReportRate } from './rate-limit.ts';
-import { callLimits, type CallOut, type ReportCallInput } from './schema.ts';
+import type { CallOut, ReportCallInput } from './schema.ts';
+import { callLimits } from '../../../contract/limits.ts';
 import * as store from './store.ts';
 
 interface Who { actor: Actor; by: store.ActorName }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from '../../core/text.ts';
+import { incidentLimits } from '../../../contract/limits.ts';
 import { ActorRef, Keyword, Location, LocationOut, Priority } from '../calls/schema.ts';
 import { Callsign } from '../units/schema.ts';
 
@@ -53,7 +54,7 @@ export const UnitParam = z.strictObject({
 
 export const AddEntry = z.strictObject({
   number: IncidentNumber,
-  text: text(1000, 'text'),
+  text: text(incidentLimits.entryText, 'text'),
 });
 
 export const IncidentUnit = z.object({ callsign: z.string(), label: z.string(), assignedAt: z.date() });

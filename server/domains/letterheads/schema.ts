@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { plain, trimmed } from '../../core/text.ts';
+import { letterheadLimits } from '../../../contract/limits.ts';
 
-/** Limits of a letterhead, chosen to fit the top of an A4 page (and the preview) legibly. */
-export const LIMITS = { name: 80, organisation: 120, addressLines: 6, addressLine: 120, footer: 500, footerLines: 4 } as const;
+/** Limits of a letterhead (field sizes: contract/limits.ts), chosen to fit the top of an A4 page (and the preview) legibly. */
 export const MAX_LETTERHEADS = 200;
 /** Preview width in pixels: 1240 is an A4 page at 150 dpi, 2480 at 300 dpi. */
 export const PREVIEW_WIDTH = { min: 300, default: 1240, max: 2480 } as const;
@@ -24,20 +24,20 @@ const optionalLine = (max: number, what: string) => plain(what).trim()
 const Color = (what: string) => z.string({ error: `${what} must be a colour #rrggbb` })
   .regex(/^#[0-9a-fA-F]{6}$/, `${what} must be a colour #rrggbb (e.g. #c0392b)`).transform((c) => c.toLowerCase());
 
-const footerLines = (s: string) => s.split(/\r\n|\r|\n/).length <= LIMITS.footerLines;
+const footerLines = (s: string) => s.split(/\r\n|\r|\n/).length <= letterheadLimits.footerLines;
 
 const fields = {
-  name: line(LIMITS.name, 'name').describe(`Unique in the guild, 1 to ${LIMITS.name} characters, one line.`),
-  organisation: optionalLine(LIMITS.organisation, 'organisation').describe(`Printed large at the top; at most ${LIMITS.organisation} characters, one line; empty for none.`),
-  addressLines: z.array(line(LIMITS.addressLine, 'each address line'), { error: 'addressLines must be a list of strings' })
-    .max(LIMITS.addressLines, `addressLines has at most ${LIMITS.addressLines} lines`)
-    .describe(`Up to ${LIMITS.addressLines} lines of at most ${LIMITS.addressLine} characters each, none empty.`),
+  name: line(letterheadLimits.name, 'name').describe(`Unique in the guild, 1 to ${letterheadLimits.name} characters, one line.`),
+  organisation: optionalLine(letterheadLimits.organisation, 'organisation').describe(`Printed large at the top; at most ${letterheadLimits.organisation} characters, one line; empty for none.`),
+  addressLines: z.array(line(letterheadLimits.addressLine, 'each address line'), { error: 'addressLines must be a list of strings' })
+    .max(letterheadLimits.addressLines, `addressLines has at most ${letterheadLimits.addressLines} lines`)
+    .describe(`Up to ${letterheadLimits.addressLines} lines of at most ${letterheadLimits.addressLine} characters each, none empty.`),
   logoUploadId: UploadId.nullable().describe('An upload of this guild (POST /uploads) shown as the logo; null for none.'),
   primaryColor: Color('primaryColor').describe('Organisation and name; #rrggbb, default #c0392b.'),
   secondaryColor: Color('secondaryColor').describe('The rule under the head; #rrggbb, default #2c3e50.'),
-  footer: plain('footer').trim().max(LIMITS.footer, `footer has at most ${LIMITS.footer} characters`)
-    .refine(footerLines, `footer has at most ${LIMITS.footerLines} lines`)
-    .describe(`Printed at the bottom of the page; at most ${LIMITS.footer} characters in ${LIMITS.footerLines} lines; empty for none.`),
+  footer: plain('footer').trim().max(letterheadLimits.footer, `footer has at most ${letterheadLimits.footer} characters`)
+    .refine(footerLines, `footer has at most ${letterheadLimits.footerLines} lines`)
+    .describe(`Printed at the bottom of the page; at most ${letterheadLimits.footer} characters in ${letterheadLimits.footerLines} lines; empty for none.`),
 };
 
 export const CreateLetterhead = z.strictObject({

@@ -59,7 +59,8 @@ export function switchedOff(topics: readonly Topic[], modules: Record<ModuleName
   }
   if (!off.size) return null;
   const parts = [...off].map(([m, ts]) => `module "${m}" is switched off for this guild (topics ${ts.join(', ')})`);
-  return new AppError('NOT_FOUND', `${parts.join('; ')}; subscribe without ${[...off.values()].flat().length > 1 ? 'them' : 'it'}`);
+  return new AppError('NOT_FOUND', `${parts.join('; ')}; subscribe without ${[...off.values()].flat().length > 1 ? 'them' : 'it'}`,
+    { reason: 'module_off', params: { module: [...off.keys()].join(', ') } });
 }
 
 function mayCall(p: Principal, meta: Meta): boolean {

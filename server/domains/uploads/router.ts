@@ -1,9 +1,10 @@
 import { guildProcedure, router } from '../../trpc/init.ts';
 import * as s from './schema.ts';
+import { MAX_UPLOAD_BYTES } from '../../../contract/limits.ts';
 import { createUpload, deleteUpload, listUploads, uploadImage } from './service.ts';
 import { requireOwnGuild } from '../../trpc/session.ts';
 
-const MiB = s.MAX_UPLOAD_BYTES / 1048576;
+const MiB = MAX_UPLOAD_BYTES / 1048576;
 
 export const uploadsRouter = router({
   list: guildProcedure
@@ -17,8 +18,8 @@ export const uploadsRouter = router({
 
   create: guildProcedure
     .meta({
-      rest: { method: 'POST', path: '/uploads', multipart: { field: 'file', maxBytes: s.MAX_UPLOAD_BYTES, maxBodyBytes: s.MAX_UPLOAD_BODY_BYTES } }, tag: 'Allgemein',
-      summary: `Uploads an image (for letterheads and branding) as multipart/form-data with one file field \`file\`, at most ${MiB} MiB (${s.MAX_UPLOAD_BYTES} bytes; "5 MB" is read as 5 MiB). `
+      rest: { method: 'POST', path: '/uploads', multipart: { field: 'file', maxBytes: MAX_UPLOAD_BYTES, maxBodyBytes: s.MAX_UPLOAD_BODY_BYTES } }, tag: 'Allgemein',
+      summary: `Uploads an image (for letterheads and branding) as multipart/form-data with one file field \`file\`, at most ${MiB} MiB (${MAX_UPLOAD_BYTES} bytes; "5 MB" is read as 5 MiB). `
         + 'The type is decided from the bytes: PNG, JPEG, WebP or GIF; the file name and the part\'s Content-Type decide nothing. '
         + 'The size is counted while the body streams in: a larger upload is refused with 413 as soon as it passes the limit. Stored whole or not at all.',
       access: 'admin', capability: 'settings.manage', module: 'uploads', audit: 'upload.create', topics: ['uploads'],

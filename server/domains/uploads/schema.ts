@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { recordId, RecordIdOut } from '../../core/record-id.ts';
 import { imageTypes } from './image.ts';
+import { MAX_UPLOAD_BYTES } from '../../../contract/limits.ts';
 
-/** "5 MB" of spec §8 read as 5 MiB: 5 × 1024 × 1024 bytes, the largest file POST /uploads stores. */
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 /** The whole multipart body: the file plus room for the boundaries and part headers. */
 export const MAX_UPLOAD_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 /** An upload id: a string of digits (a number is taken too); see recordId. */

@@ -5,7 +5,8 @@ import type { Deps } from '../../deps.ts';
 import { inGuildTx, type Actor } from '../../store/tx.ts';
 import { API_PREFIX } from '../../transport/routes.ts';
 import { checkImage, displayName } from './image.ts';
-import { MAX_UPLOAD_BYTES, type Upload } from './schema.ts';
+import type { Upload } from './schema.ts';
+import { MAX_UPLOAD_BYTES } from '../../../contract/limits.ts';
 import * as store from './store.ts';
 
 const view = (guildId: string, u: store.UploadRow): Upload => ({

@@ -3,6 +3,7 @@ import { api, httpStatusOf, messageOf, reasonOf } from '../../app/api.ts';
 import { signedOut } from '../../app/session.ts';
 import { letterheads, loadLetterheads, uploads, type Letterhead } from './state.ts';
 import { docText } from './strings.ts';
+import { letterheadLimits } from '../../../../contract/limits.ts';
 
 interface Draft { name: string; organisation: string; address: string; logoUploadId: string; primaryColor: string; secondaryColor: string; footer: string }
 
@@ -68,8 +69,8 @@ export function LetterheadForm({ editing, onDone }: { editing: Letterhead | null
       aria-label={base ? t.editing(base.name) : t.newTitle}>
       <h3>{base ? <>{t.editing(base.name)} <span class="muted">({t.version(base.version)})</span></> : t.newTitle}</h3>
       <div class="lh-fields">
-        <label>{t.name}<input id={`${idp}-name`} required maxLength={80} value={draft.name} onInput={set('name')} /></label>
-        <label>{t.organisation}<input id={`${idp}-organisation`} maxLength={120} value={draft.organisation} onInput={set('organisation')} /></label>
+        <label>{t.name}<input id={`${idp}-name`} required maxLength={letterheadLimits.name} value={draft.name} onInput={set('name')} /></label>
+        <label>{t.organisation}<input id={`${idp}-organisation`} maxLength={letterheadLimits.organisation} value={draft.organisation} onInput={set('organisation')} /></label>
         <label class="wide">{t.address}<textarea id={`${idp}-address`} rows={3} value={draft.address} onInput={set('address')} /></label>
         <label>{t.logo}
           <select id={`${idp}-logo`} value={draft.logoUploadId} onChange={set('logoUploadId')}>
@@ -83,7 +84,7 @@ export function LetterheadForm({ editing, onDone }: { editing: Letterhead | null
           <label>{t.primary}<input id={`${idp}-primary`} type="color" value={draft.primaryColor} onInput={set('primaryColor')} /></label>
           <label>{t.secondary}<input id={`${idp}-secondary`} type="color" value={draft.secondaryColor} onInput={set('secondaryColor')} /></label>
         </div>
-        <label class="wide">{t.footer}<textarea id={`${idp}-footer`} rows={2} maxLength={500} value={draft.footer} onInput={set('footer')} /></label>
+        <label class="wide">{t.footer}<textarea id={`${idp}-footer`} rows={2} maxLength={letterheadLimits.footer} value={draft.footer} onInput={set('footer')} /></label>
       </div>
       <div class="row">
         <button id={`${idp}-save`} type="submit" class="primary" disabled={busy || !draft.name.trim()}>{base ? t.save : t.create}</button>

@@ -7,8 +7,8 @@ import { ConfirmDelete } from '../settings/confirm.tsx';
 import { fileSize, loadUploads, uploads, uploadsError, type Upload } from './state.ts';
 import { docText } from './strings.ts';
 import { uploadFile } from './upload-file.ts';
+import { MAX_UPLOAD_BYTES } from '../../../../contract/limits.ts';
 
-const maxBytes = 5 * 1024 * 1024;
 
 /** The state of the upload in flight, or of the last one. */
 type Sending = { name: string; share: number } | null;
@@ -35,7 +35,7 @@ function useUpload() {
       return;
     }
     if (r.status === 401) signedOut('expired');
-    const text = r.status === 413 || (r.status === 0 && file.size > maxBytes) ? t.tooLarge
+    const text = r.status === 413 || (r.status === 0 && file.size > MAX_UPLOAD_BYTES) ? t.tooLarge
       : r.status === 415 ? t.wrongType
       : r.status === 400 && file.size === 0 ? t.empty
       : r.status === 0 ? t.failed : messageOf(new Error(r.error));

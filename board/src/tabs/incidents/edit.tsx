@@ -5,6 +5,7 @@ import { Result, useAction } from '../../ui/action.tsx';
 import { draftOf, placeCoords, placeOf, placeText, samePlace, type Place, type PlaceDraft } from './location.ts';
 import { loadTimeline, timeline, writeSheet, type Sheet } from './store.ts';
 import { incidentText, priorityText } from './words.ts';
+import { callLimits, incidentLimits } from '../../../../contract/limits.ts';
 
 interface Fields { keyword: string; priority: number; place: PlaceDraft }
 /** What the person is editing, and the sheet as it was when they began (its version is what the save sends). */
@@ -79,15 +80,15 @@ export function SheetForm({ s, canEdit }: { s: Sheet; canEdit: boolean }) {
       )}
       {draft && draft.base.version !== s.version && <p class="sheet-stale" id="sheet-stale">{t.changedMeanwhile(s.version)}</p>}
       <div class="sheet-fields">
-        <label class="f-keyword">{t.keyword}<input id="sheet-keyword" maxLength={120} required disabled={off} value={f.keyword} onInput={(e) => edit({ keyword: e.currentTarget.value })} /></label>
+        <label class="f-keyword">{t.keyword}<input id="sheet-keyword" maxLength={incidentLimits.keyword} required disabled={off} value={f.keyword} onInput={(e) => edit({ keyword: e.currentTarget.value })} /></label>
         <label class="f-priority">{t.priority}
           <select id="sheet-priority" disabled={off} value={f.priority} onChange={(e) => edit({ priority: Number(e.currentTarget.value) })}>
             {[1, 2, 3].map((p) => <option value={p}>{p} – {priorityText()[p]}</option>)}
           </select>
         </label>
-        <label class="f-text">{t.locText}<input id="sheet-loc-text" maxLength={200} disabled={off} value={f.place.text} onInput={(e) => edit({ text: e.currentTarget.value }, true)} /></label>
-        <label class="f-street">{t.street}<input id="sheet-street" maxLength={120} disabled={off} value={f.place.street} onInput={(e) => edit({ street: e.currentTarget.value }, true)} /></label>
-        <label class="f-postal">{t.postal}<input id="sheet-postal" maxLength={20} disabled={off} value={f.place.postal} onInput={(e) => edit({ postal: e.currentTarget.value }, true)} /></label>
+        <label class="f-text">{t.locText}<input id="sheet-loc-text" maxLength={callLimits.locationText} disabled={off} value={f.place.text} onInput={(e) => edit({ text: e.currentTarget.value }, true)} /></label>
+        <label class="f-street">{t.street}<input id="sheet-street" maxLength={callLimits.street} disabled={off} value={f.place.street} onInput={(e) => edit({ street: e.currentTarget.value }, true)} /></label>
+        <label class="f-postal">{t.postal}<input id="sheet-postal" maxLength={callLimits.postal} disabled={off} value={f.place.postal} onInput={(e) => edit({ postal: e.currentTarget.value }, true)} /></label>
         <label class="f-x">{t.x}<input id="sheet-x" inputMode="decimal" disabled={off} value={f.place.x} onInput={(e) => edit({ x: e.currentTarget.value }, true)} /></label>
         <label class="f-y">{t.y}<input id="sheet-y" inputMode="decimal" disabled={off} value={f.place.y} onInput={(e) => edit({ y: e.currentTarget.value }, true)} /></label>
       </div>

@@ -8,6 +8,7 @@ import { Result, useAction } from '../../ui/action.tsx';
 import { placeText } from './location.ts';
 import { closedOrder, listError, listState, loadSheets, openOrder, openSheet, sheet, writeSheet } from './store.ts';
 import { incidentText, priorityText } from './words.ts';
+import { callLimits, incidentLimits } from '../../../../contract/limits.ts';
 
 /** One sheet in the list; re-renders when this sheet changes or is opened/left, not for others. */
 const SheetRow = memo(({ n }: { n: number }) => {
@@ -50,14 +51,14 @@ function NewSheet({ onDone }: { onDone: () => void }) {
   };
   return (
     <form class="new-sheet" id="new-sheet" onSubmit={submit}>
-      <label>{t.keyword}<input id="new-keyword" required maxLength={120} value={keyword} onInput={(e) => setKeyword(e.currentTarget.value)} /></label>
+      <label>{t.keyword}<input id="new-keyword" required maxLength={incidentLimits.keyword} value={keyword} onInput={(e) => setKeyword(e.currentTarget.value)} /></label>
       <div class="row">
         <label>{t.priority}
           <select id="new-priority" value={priority} onChange={(e) => setPriority(Number(e.currentTarget.value))}>
             {[1, 2, 3].map((p) => <option value={p}>{p} – {priorityText()[p]}</option>)}
           </select>
         </label>
-        <label class="grow">{t.location}<input id="new-location" maxLength={200} value={place} onInput={(e) => setPlace(e.currentTarget.value)} /></label>
+        <label class="grow">{t.location}<input id="new-location" maxLength={callLimits.locationText} value={place} onInput={(e) => setPlace(e.currentTarget.value)} /></label>
       </div>
       <div class="row">
         <button type="submit" class="primary" id="new-create" disabled={action.busy || !keyword.trim()}>{t.create}</button>

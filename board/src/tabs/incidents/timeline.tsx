@@ -4,6 +4,7 @@ import { when } from '../../app/i18n.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { putEntry, timeline } from './store.ts';
 import { incidentText } from './words.ts';
+import { incidentLimits } from '../../../../contract/limits.ts';
 
 /** The entry input, at hand above the timeline: Enter adds, Shift+Enter is a new line. */
 function EntryInput({ n }: { n: number }) {
@@ -21,7 +22,7 @@ function EntryInput({ n }: { n: number }) {
   return (
     <form class="entry-input" onSubmit={(e) => { e.preventDefault(); void add(); }}>
       <label class="grow">{t.entry}
-        <textarea id="entry-text" rows={2} maxLength={1000} placeholder={t.entryPlaceholder} value={text}
+        <textarea id="entry-text" rows={2} maxLength={incidentLimits.entryText} placeholder={t.entryPlaceholder} value={text}
           onInput={(e) => setText(e.currentTarget.value)}
           onKeyDown={(e) => { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); void add(); } }} />
       </label>
