@@ -112,54 +112,78 @@ function start(req: uWS.HttpRequest, door: Door, route: string): RequestRecord {
   };
 }
 
+/** uWS's own methods of a response, taken before they are shadowed. */
+type Natives = Pick<uWS.HttpResponse, 'writeStatus' | 'writeHeader' | 'end' | 'endWithoutBody' | 'upgrade' | 'onAborted'>;
+type Observed = uWS.HttpResponse & { [RECORD]: RequestRecord & { natives: Natives; observer: RequestObserver } };
+
 /**
- * Hooks the response's writing methods (own properties shadowing uWS's, for this request only):
- * the status is taken from `writeStatus`, `X-Request-Id` is written after it (or before the body
- * when no status was written: uWS then answers 200), and the request is finished when the answer
- * ends, the connection is upgraded, or the client left before (499).
+ * Hooks the response's writing methods (own properties shadowing uWS's, for this request only;
+ * the same functions for every request, so nothing is allocated for them): the status is taken
+ * from `writeStatus`, `X-Request-Id` is written after it (or before the body when no status was
+ * written: uWS then answers 200), and the request is finished when the answer ends, the connection
+ * is upgraded, or the client left before (499).
  */
 function instrument(res: uWS.HttpResponse, record: RequestRecord, observer: RequestObserver): void {
-  const r = res as uWS.HttpResponse & { [RECORD]?: RequestRecord };
-  r[RECORD] = record;
   const { writeStatus, writeHeader, end, endWithoutBody, upgrade, onAborted } = res;
-  const idHeader = () => {
-    if (record.status === 0) record.status = 200;
-    writeHeader.call(res, 'x-request-id', record.id);
-  };
-  const finish = (status?: number) => {
-    if (record.done) return;
-    record.done = true;
-    if (status !== undefined) record.status = status;
-    finished(record, observer);
-  };
-  res.writeStatus = (status) => {
-    record.status = parseInt(String(status), 10) || 200;
-    writeStatus.call(res, status);
-    writeHeader.call(res, 'x-request-id', record.id);
-    return res;
-  };
-  // Arguments are handed on as given: uWS tells an argument left out from one passed as undefined.
-  res.end = (...args) => {
-    if (record.status === 0) idHeader();
-    const out = end.apply(res, args);
-    finish();
-    return out;
-  };
-  res.endWithoutBody = (...args) => {
-    if (record.status === 0) idHeader();
-    const out = endWithoutBody.apply(res, args);
-    finish();
-    return out;
-  };
-  res.upgrade = (...args) => {
-    const out = upgrade.apply(res, args);
-    finish(101);
-    return out;
-  };
-  res.onAborted = (handler) => onAborted.call(res, () => {
-    finish(499);
+  (res as Observed)[RECORD] = Object.assign(record, { natives: { writeStatus, writeHeader, end, endWithoutBody, upgrade, onAborted }, observer });
+  res.writeStatus = observedWriteStatus;
+  res.end = observedEnd;
+  res.endWithoutBody = observedEndWithoutBody;
+  res.onAborted = observedOnAborted;
+  if (record.door === 'ws') res.upgrade = observedUpgrade;
+}
+
+function observedWriteStatus(this: Observed, status: uWS.RecognizedString): uWS.HttpResponse {
+  const r = this[RECORD];
+  r.status = parseInt(String(status), 10) || 200;
+  r.natives.writeStatus.call(this, status);
+  r.natives.writeHeader.call(this, 'x-request-id', r.id);
+  return this;
+}
+
+/** Arguments are handed on as given: uWS tells an argument left out from one passed as undefined. */
+function observedEnd(this: Observed, ...args: Parameters<uWS.HttpResponse['end']>): uWS.HttpResponse {
+  const r = this[RECORD];
+  if (r.status === 0) answeredWithoutStatus(this, r);
+  const out = r.natives.end.apply(this, args);
+  finish(r);
+  return out;
+}
+
+function observedEndWithoutBody(this: Observed, ...args: Parameters<uWS.HttpResponse['endWithoutBody']>): uWS.HttpResponse {
+  const r = this[RECORD];
+  if (r.status === 0) answeredWithoutStatus(this, r);
+  const out = r.natives.endWithoutBody.apply(this, args);
+  finish(r);
+  return out;
+}
+
+function observedUpgrade(this: Observed, ...args: Parameters<uWS.HttpResponse['upgrade']>): void {
+  const r = this[RECORD];
+  (r.natives.upgrade as (...a: unknown[]) => void).apply(this, args);
+  r.status = 101;
+  finish(r);
+}
+
+function observedOnAborted(this: Observed, handler: () => void): uWS.HttpResponse {
+  const r = this[RECORD];
+  return r.natives.onAborted.call(this, () => {
+    if (!r.done) r.status = 499;
+    finish(r);
     handler();
   });
+}
+
+/** uWS writes "200 OK" itself when a header or the body comes first. */
+function answeredWithoutStatus(res: Observed, r: Observed[typeof RECORD]): void {
+  r.status = 200;
+  r.natives.writeHeader.call(res, 'x-request-id', r.id);
+}
+
+function finish(r: Observed[typeof RECORD]): void {
+  if (r.done) return;
+  r.done = true;
+  finished(r, r.observer);
 }
 
 function finished(record: RequestRecord, { metrics, log }: RequestObserver): void {
