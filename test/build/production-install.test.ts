@@ -10,17 +10,21 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import t from 'tap';
-import { ensureBuilt, root, targets } from '../../server/build-check.mjs';
+import t, { type Test } from 'tap';
+import { ensureBuilt, readManifest, root, targets } from '../../server/build-check.mjs';
 
 const devOnly = ['tsx', 'esbuild', 'preact', '@preact/signals'];
 
-t.test('npm prune --omit=dev, then serve: health, the board page and its assets, without tsx, esbuild, preact or types', async (t) => {
+/**
+ * `app` with the built product, package.json, the lock, sql/ and the bin (what the Dockerfile copies)
+ * plus `extra` paths of the checkout, node_modules pruned to the production dependencies. Returns
+ * the manifest of the build.
+ */
+async function pruneInstall(t: Test, app: string, extra: string[]) {
   const manifest = await ensureBuilt(targets.product, (line) => t.comment(line));
-  const app = mkdtempSync(join(tmpdir(), 'dt-production-'));
   chmodSync(app, 0o755); // the embedded PostgreSQL runs as the postgres user when root runs the tests: it must reach its binaries
   t.teardown(() => rmSync(app, { recursive: true, force: true }));
-  for (const f of ['package.json', 'package-lock.json', 'sql', 'server/bin/dispatch-terminal.mjs', 'server/build-check.mjs']) cpSync(join(root, f), join(app, f), { recursive: true });
+  for (const f of ['package.json', 'package-lock.json', 'sql', 'server/bin/dispatch-terminal.mjs', 'server/build-check.mjs', ...extra]) cpSync(join(root, f), join(app, f), { recursive: true });
   for (const f of [...manifest.files, 'build.json']) cpSync(join(root, 'dist', f), join(app, 'dist', f));
 
   // Hard links: fast, and npm only unlinks (removing a link leaves this checkout's file); its own
@@ -34,7 +38,24 @@ t.test('npm prune --omit=dev, then serve: health, the board page and its assets,
   t.equal(prune.status, 0, `npm prune --omit=dev: ${prune.stderr.slice(-2000)}`);
   for (const name of devOnly) t.notOk(existsSync(join(app, 'node_modules', name)), `${name} is not installed (a dev dependency)`);
   for (const name of ['typescript', '@types']) rmSync(join(app, 'node_modules', name), { recursive: true, force: true });
+  return manifest;
+}
 
+t.test('npm prune --omit=dev, then serve: health, the board page and its assets, without tsx, esbuild, preact or types', async (t) => {
+  const app = mkdtempSync(join(tmpdir(), 'dt-production-'));
+  const manifest = await pruneInstall(t, app, []);
+  await serveBuilt(t, app, manifest);
+});
+
+t.test('npm prune --omit=dev in a checkout (sources present): the build still runs, nothing is rebuilt', async (t) => {
+  const app = mkdtempSync(join(tmpdir(), 'dt-pruned-checkout-'));
+  const built = readManifest(targets.product) ?? (await ensureBuilt(targets.product, (line) => t.comment(line)));
+  const sources = Object.keys(built.inputs).filter((path) => !path.startsWith('node_modules/'));
+  const manifest = await pruneInstall(t, app, [...new Set([...sources, 'server/cli.ts'])]);
+  await serveBuilt(t, app, manifest);
+});
+
+async function serveBuilt(t: Test, app: string, manifest: { files: string[]; board: { js: string; css: string } }) {
   const dataDir = join(app, 'data');
   mkdirSync(dataDir);
   const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DEMO: '0', PUBLIC_URL: '', LOG_LEVEL: 'info', NODE_OPTIONS: '' };
@@ -81,4 +102,4 @@ t.test('npm prune --omit=dev, then serve: health, the board page and its assets,
 
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'stops cleanly on SIGTERM');
-});
+}
