@@ -5,6 +5,7 @@
  */
 import type { RouterInputs, RouterOutputs } from '../router.ts';
 import { request, RequestError } from './http.ts';
+import type { ErrorReason } from '../../contract/errors.ts';
 
 /** A JSON answer: what `T` looks like after JSON.stringify (Dates become ISO strings). */
 export type Wire<T> = T extends Date ? string
@@ -29,16 +30,22 @@ export type SelfCheck = Wire<RouterOutputs['access']['selfCheck']>;
 /**
  * A refused or failed call. `status` is the HTTP status (400 bad input, 401 missing/invalid/revoked
  * key, 403 the key lacks the scope, 404, 409, 429, 503 …), or 0 when no answer came (network, timeout).
- * `retryAfterS` is the server's Retry-After (429, 503).
+ * `retryAfterS` is the server's Retry-After (429, 503). `reason` is the server's machine-readable
+ * why (`already_clocked_in`, `validation`, `not_found` … of contract/errors.ts; absent when no
+ * answer came), `params` the variable parts of its message: branch on these, not on the message.
  */
 export class DispatchError extends Error {
   readonly status: number;
   readonly retryAfterS?: number;
-  constructor(status: number, message: string, retryAfterS?: number) {
+  readonly reason?: ErrorReason;
+  readonly params?: Readonly<Record<string, string>>;
+  constructor(status: number, message: string, retryAfterS?: number, why?: { reason?: ErrorReason; params?: Record<string, string> }) {
     super(message);
     this.name = 'DispatchError';
     this.status = status;
     if (retryAfterS !== undefined) this.retryAfterS = retryAfterS;
+    if (why?.reason) this.reason = why.reason;
+    if (why?.params) this.params = why.params;
   }
 }
 
@@ -126,14 +133,19 @@ export type GameBridge = ReturnType<typeof createGameBridge>;
 
 function errorOf(status: number, text: string, retryAfter: string | undefined): DispatchError {
   let message = `HTTP ${status}`;
+  let why: { reason?: ErrorReason; params?: Record<string, string> } | undefined;
   try {
-    const body = JSON.parse(text) as { error?: unknown };
+    const body = JSON.parse(text) as { error?: unknown; reason?: unknown; params?: unknown };
     if (typeof body?.error === 'string') message = body.error;
+    if (typeof body?.reason === 'string') {
+      why = { reason: body.reason as ErrorReason };
+      if (body.params && typeof body.params === 'object') why.params = body.params as Record<string, string>;
+    }
   } catch {
     if (text) message = `${message}: ${text.slice(0, 200)}`;
   }
   const s = retryAfter === undefined ? NaN : Number(retryAfter);
-  return new DispatchError(status, message, Number.isFinite(s) && s >= 0 ? s : undefined);
+  return new DispatchError(status, message, Number.isFinite(s) && s >= 0 ? s : undefined, why);
 }
 
 function backoffMs(attempt: number): number {

@@ -62,6 +62,8 @@ for (const transport of ['fetch', 'node:http'] as const) {
     const again = await failure(clock.clockIn('7'));
     t.equal(again.status, 409, 'already clocked in');
     t.match(again.message, /already/);
+    t.equal(again.reason, 'already_clocked_in', 'the reason, to branch on');
+    t.same(again.params, { person: 'Ida' });
     t.match(await clock.clockOut(7), { badgeNumber: '07', status: 'CLOSED' });
     t.match(await clock.clockStatus(7), { clockedIn: false });
     t.equal((await failure(clock.clockIn(99))).status, 404, 'unknown badge');
