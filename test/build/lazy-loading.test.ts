@@ -5,11 +5,12 @@
  * one row loads none of those and not the server either. The server still draws a chart when asked
  * (the compiled chart worker), and nothing of it runs TypeScript.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
+import { spawnListening } from '../helpers/serve-process.ts';
 import { distDir, ensureBuilt, root, targets } from '../../server/build-check.mjs';
 
 const bin = join(root, 'server/bin/dispatch-terminal.mjs');
@@ -46,29 +47,10 @@ t.test('an idle server and the CLI load only what they use', async (t) => {
   const dataDir = join(scratch, 'data');
   const serveImports = join(scratch, 'serve.txt');
   writeFileSync(serveImports, '');
-  const child = spawn(process.execPath, ['--import', recorder, bin, 'serve'], {
-    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: env({ DATA_DIR: dataDir, DEMO: '1', DT_RECORD_IMPORTS: serveImports }),
+  const { url, child, exited, output } = await spawnListening(t, process.execPath, ['--import', recorder, bin, 'serve'], {
+    cwd: root, env: env({ DATA_DIR: dataDir, DEMO: '1', DT_RECORD_IMPORTS: serveImports }),
   });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${out}`)), 120_000);
-    child.stdout.on('data', () => {
-      const m = /listening on (\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    void exited.then(() => reject(new Error(`serve exited before listening:\n${out}`)));
-  });
-  const key = /Unscoped API key \(shown once\): (\S+)/.exec(out)?.[1];
+  const key = /Unscoped API key \(shown once\): (\S+)/.exec(output())?.[1];
   t.ok(key, 'the demo guild was seeded');
   t.equal((await fetch(`${url}/api/v1/health`)).status, 200, 'health');
   t.equal((await fetch(`${url}/dispatch`)).status, 200, 'board page');

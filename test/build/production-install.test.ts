@@ -6,12 +6,13 @@
  * npm keeps typescript and @types/ws, @types/node (peers and dependencies of @trpc/* and
  * discord.js): they are removed by hand too, to show the server needs none of them.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { ensureBuilt, readManifest, root, targets } from '../../server/build-check.mjs';
+import { spawnListening } from '../helpers/serve-process.ts';
 
 const devOnly = ['tsx', 'esbuild', 'preact', '@preact/signals'];
 
@@ -62,26 +63,7 @@ async function serveBuilt(t: Test, app: string, manifest: { files: string[]; boa
   delete env.DISCORD_TOKEN;
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
-  const child = spawn(process.execPath, [join(app, 'server/bin/dispatch-terminal.mjs'), 'serve'], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  });
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${out}`)), 120_000);
-    child.stdout.on('data', () => {
-      const m = /listening on (\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    void exited.then((code) => reject(new Error(`serve exited (${code}) before listening:\n${out}`)));
-  });
+  const { url, child, exited, output } = await spawnListening(t, process.execPath, [join(app, 'server/bin/dispatch-terminal.mjs'), 'serve'], { cwd: app, env });
 
   t.equal((await fetch(`${url}/api/v1/health`)).status, 200, 'health 200');
   const page = await fetch(`${url}/dispatch`);
@@ -98,7 +80,7 @@ async function serveBuilt(t: Test, app: string, manifest: { files: string[]; boa
   t.ok(body.length > 10_000, 'the script is the board');
   t.notOk(body.includes('dtBoard'), 'the production board has no test hook');
   t.equal((await fetch(`${url}/dispatch/assets/${css}`)).status, 200, 'style sheet 200');
-  t.notOk(/building/.test(out), 'nothing was built in the production install');
+  t.notOk(/building/.test(output()), 'nothing was built in the production install');
 
   child.kill('SIGTERM');
   t.equal(await exited, 0, 'stops cleanly on SIGTERM');

@@ -42,3 +42,34 @@ export async function serveProcess(
   });
   return { url, child, exited };
 }
+
+/**
+ * Spawns `command args` (a server), collecting stdout and stderr; resolves once it prints
+ * "listening on <url>" (within 120 s), rejects with its output if it exits first. SIGKILLed at the
+ * end of the test if still running; `exited` gives its exit code.
+ */
+export async function spawnListening(
+  t: { teardown(fn: () => unknown): void }, command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ url: string; child: ChildProcess; exited: Promise<number | null>; output: () => string }> {
+  const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "listening on" within 120 s:\n${out}`)), 120_000);
+    child.stdout!.on('data', () => {
+      const m = /listening on (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited (${code}) before listening:\n${out}`)));
+  });
+  return { url, child, exited, output: () => out };
+}
