@@ -8,6 +8,7 @@ import { isScope, scopes as knownScopes } from '../contract/scopes.ts';
 import type { Database, Sql } from './store/db.ts';
 import type { Deps } from './deps.ts';
 import { recordRunningServer, runningServerUrl } from './store/running-server.ts';
+import { tolerateUnheldPostgresRejections } from './store/faults.ts';
 
 const usage = `usage: dispatch-terminal <command> [options]
 
@@ -91,6 +92,7 @@ async function serve() {
     process.exit(0);
   };
   starting();
+  tolerateUnheldPostgresRejections(server.deps.log);
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   // Read the built board now, not on its first visitor's request; a missing build is logged here and tried again per request.

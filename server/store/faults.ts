@@ -36,3 +36,28 @@ export function databaseUnavailable(cause?: unknown): AppError {
 export function connectionLost(): Error {
   return Object.assign(new Error('connection to PostgreSQL lost'), { code: 'CONNECTION_CLOSED' });
 }
+
+/**
+ * A rejection that postgres.js itself leaves unhandled when a connection is lost while it opens:
+ * on every new connection it reads the array types in a query whose promise nobody holds (upstream
+ * issues #1192, #1205, #1223, open in 3.4.9), so PostgreSQL going away at that moment rejects it
+ * with a connection error and, by Node's default, ends the process. The project awaits every query
+ * it sends, so an unhandled connection failure of postgres.js is that query; the statement that
+ * opened the connection fails on its own and is answered 503. Recognised only by the connection
+ * codes above on an error postgres.js made (its stack names its connection module).
+ */
+export function isUnheldPostgresRejection(err: unknown): boolean {
+  const stack = (err as Error | null)?.stack ?? '';
+  return isConnectionFailure(err) && /[/\\]postgres[/\\](src|cjs[/\\]src)[/\\]connection\.js/.test(stack);
+}
+
+/**
+ * For the serving process: postgres.js's own unheld rejections (see above) are logged, not fatal;
+ * any other unhandled rejection still ends the process, as Node does without this handler.
+ */
+export function tolerateUnheldPostgresRejections(log: { warn(msg: string, data?: object): void }): void {
+  process.on('unhandledRejection', (err) => {
+    if (!isUnheldPostgresRejection(err)) throw err;
+    log.warn('postgres.js lost a connection while opening it (upstream #1192); the query that opened it failed on its own', { error: err });
+  });
+}

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { call, startTestServer } from '../helpers/server.ts';
 import { contractViolation } from '../helpers/contract.ts';
+import { isErrorBody } from '../helpers/fixtures.ts';
 import { loadOperations, seedWorld, stringSlots, target, validParts, withValue, type Operation } from './api-model.ts';
 
 /*
@@ -85,7 +86,7 @@ t.test('every string of every route\'s input: no 5xx, errors are {error}, what t
         }
         if (res.status >= 400) {
           const body = res.body as Record<string, unknown>;
-          if (typeof body !== 'object' || body === null || Object.keys(body).join() !== 'error' || typeof body.error !== 'string') t.fail(`${what}: ${res.status} is not {error}: ${res.text.slice(0, 200)}`);
+          if (!isErrorBody(body)) t.fail(`${what}: ${res.status} is not {error, reason}: ${res.text.slice(0, 200)}`);
         }
         const item = itemRejection(res, slot);
         if (!valid && item) {

@@ -51,6 +51,13 @@ export interface Asserts {
   ok(...args: any[]): unknown;
 }
 
+/** A body of an error answer: `{error, reason}` (and `params` where the reason has some), nothing else. */
+export function isErrorBody(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, unknown>;
+  return typeof b.error === 'string' && errorReasons.includes(b.reason as ErrorReason) && Object.keys(b).every((k) => ['error', 'reason', 'params'].includes(k));
+}
+
 /**
  * An error answer as spec §7 promises it: `status`, and a JSON body whose `error` holds a
  * non-empty string (optionally matching `message`), with the additive `reason` of
