@@ -1,4 +1,5 @@
 import type { Db } from '../../store/db.ts';
+import type { CrewIncident } from '../live/service.ts';
 
 export interface AlarmUnitRow { id: string; callsign: string; label: string; status: string }
 
@@ -53,7 +54,7 @@ export async function acknowledge(db: Db, guildId: string, number: number, unitI
  * location, the game call's message, the other alarmed units, the own alarm time, and the newest
  * 50 timeline entries (oldest first). Null when the unit has none.
  */
-export async function crewIncident(db: Db, guildId: string, callsign: string) {
+export async function crewIncident(db: Db, guildId: string, callsign: string): Promise<CrewIncident | null> {
   const [row] = await db`
     select i.number, i.keyword, i.priority, i.location, c.message, iu.alarmed_at, iu.acknowledged_at,
       coalesce((select json_agg(json_build_object('callsign', u.callsign, 'label', u.label, 'alarmedAt', o.alarmed_at, 'acknowledgedAt', o.acknowledged_at)
@@ -72,7 +73,7 @@ export async function crewIncident(db: Db, guildId: string, callsign: string) {
   const date = (v: string | null) => (v ? new Date(v) : null);
   return {
     number: row.number as number, keyword: row.keyword as string, priority: row.priority as number,
-    location: (row.location ?? null) as string | { x?: number; y?: number; street?: string; postal?: string; text?: string } | null, message: (row.message as string | null) ?? null,
+    location: (row.location ?? null) as CrewIncident['location'], message: (row.message as string | null) ?? null,
     alarmedAt: row.alarmed_at as Date, acknowledgedAt: (row.acknowledged_at as Date | null) ?? null,
     units: (row.others as { callsign: string; label: string; alarmedAt: string; acknowledgedAt: string | null }[])
       .map((u) => ({ callsign: u.callsign, label: u.label, alarmedAt: new Date(u.alarmedAt), acknowledgedAt: date(u.acknowledgedAt) })),

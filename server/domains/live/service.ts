@@ -119,8 +119,19 @@ function followRights(
   });
 }
 
-type CrewIncident = Awaited<ReturnType<typeof crewIncident>>;
-export interface AlarmState { onDuty: boolean; alarms: string[]; unit: string | null; incident: CrewIncident }
+/** The open sheet a crew's unit was last alarmed for, as the crew sees it (GET /me/alarm `incident`). */
+export interface CrewIncident {
+  number: number;
+  keyword: string;
+  priority: number;
+  location: string | { x?: number; y?: number; street?: string; postal?: string; text?: string } | null;
+  message: string | null;
+  alarmedAt: Date;
+  acknowledgedAt: Date | null;
+  units: { callsign: string; label: string; alarmedAt: Date; acknowledgedAt: Date | null }[];
+  entries: { kind: string; text: string; at: Date; by: string | null }[];
+}
+export interface AlarmState { onDuty: boolean; alarms: string[]; unit: string | null; incident: CrewIncident | null }
 
 /** The callsign of the unit `userId` occupies (the units topic's members), or null. */
 function occupiedUnit(hub: GuildHub, userId: string): string | null {
@@ -158,7 +169,7 @@ export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrinci
   let key = '';
   // The own unit's incident comes from PostgreSQL: read again when the unit changes or an event
   // touches it (its alarm, its sheet), one read at a time, in event order.
-  let incident: CrewIncident = null;
+  let incident: CrewIncident | null = null;
   let incidentOf: string | null = null;
   let reads = Promise.resolve();
   const refresh = (unit: string | null) => {
