@@ -155,6 +155,23 @@ t.test('a unit on another open sheet: 409 unit_on_other_incident, force moves it
   t.equal((await api('GET', '/me/alarm', { session: s.crew })).body.incident.number, second, 'the crew sees the new sheet');
 });
 
+t.test('the game acknowledges by badge; closing the sheet ends the crew\'s incident, live', async (t) => {
+  const states: AlarmState[] = [];
+  const w = watchAlarm({ url: server.url, guildId: G, WebSocket: wsWithCookie(s.crew.cookie), onState: (st) => states.push(st) });
+  t.teardown(w.close);
+  await until(() => states.at(-1)?.incident?.number === second, 'the watch starts with the sheet');
+  t.equal(states.at(-1)!.incident!.acknowledgedAt, null);
+  const game = await scopedKey(server.sql, G, ['units:unit.ingame_status']);
+  t.equal((await api('PUT', '/integrations/ingame/unit-status', { key: game, body: { badge: 1, status: 3 } })).status, 200);
+  const read = (await api('GET', `/incidents/${second}`, { key })).body;
+  t.ok(unitOf(read, 'RTW 1').acknowledgedAt, 'acknowledged from the game');
+  t.match(read.entries.at(-1), { kind: 'unit_acknowledged', by: { kind: 'key', name: 'scoped (Cora)' } });
+  await until(() => !!states.at(-1)!.incident?.acknowledgedAt, 'the crew\'s watch sees its acknowledgement');
+  await api('POST', `/incidents/${second}/close`, { key, body: {} });
+  await until(() => states.at(-1)!.incident === null, 'a closed sheet leaves the crew\'s alarm state');
+  t.equal((await api('GET', '/me/alarm', { session: s.crew })).body.incident, null);
+});
+
 t.test('404 unknown unit or sheet (also another guild\'s), 409 closed sheet', async (t) => {
   assertError(t, await alarm(first, { callsigns: ['RTW 1', 'XYZ 9'] }), 404, 'unknown unit', /no unit XYZ 9/);
   assertError(t, await alarm(999, { callsigns: ['RTW 1'] }), 404, 'unknown sheet', /no incident sheet 999/);
