@@ -172,9 +172,11 @@ export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrinci
   let incident: CrewIncident | null = null;
   let incidentOf: string | null = null;
   let reads = Promise.resolve();
+  // While PostgreSQL does not answer, the state goes out from memory at once, with the incident last read.
   const refresh = (unit: string | null) => {
     reads = reads.then(async () => {
-      incident = unit ? await crewIncident(deps.sql, ctx.guildId, unit).catch(() => incident) : null;
+      const same = unit === incidentOf;
+      incident = !unit ? null : deps.dbHealth.up ? await crewIncident(deps.sql, ctx.guildId, unit).catch(() => (same ? incident : null)) : same ? incident : null;
       incidentOf = unit;
       offerNow();
     });
@@ -192,15 +194,21 @@ export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrinci
     mailbox.push(tracked(trackedId(hub.epoch, hub.head), state));
   };
   const status = (up: boolean) => mailbox.push(tracked(trackedId(hub.epoch, hub.head), statusFrame(hub.head, up)));
+  // Listening before the first read: an event during it queues a read after it, none is missed.
+  const off = hub.listen((s) => {
+    const unit = occupiedUnit(hub, p.userId);
+    if (unit && (s.kind === 'reset' || touchesCrewIncident(s.event.deltas as Record<string, unknown[]>, unit, incident?.number ?? null))) {
+      if (unit === incidentOf) offerNow(); // the alarm itself goes out at once, from memory; the incident read follows
+      refresh(unit);
+    } else if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm || s.event.deltas.units) offer();
+  });
   refresh(occupiedUnit(hub, p.userId));
   await reads;
   if (!deps.dbHealth.up) status(false);
-  const off = hub.listen((s) => {
-    const unit = occupiedUnit(hub, p.userId);
-    if (unit && (s.kind === 'reset' || touchesCrewIncident(s.event.deltas as Record<string, unknown[]>, unit, incident?.number ?? null))) refresh(unit);
-    else if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm || s.event.deltas.units) offer();
+  const offHealth = deps.dbHealth.onChange((up) => {
+    status(up);
+    if (up) refresh(occupiedUnit(hub, p.userId));
   });
-  const offHealth = deps.dbHealth.onChange(status);
   const unwatch = rights.watch(p, since, (next) => {
     if (!next) return mailbox.fail(new AppError('FORBIDDEN', 'you are no longer a member of this guild'));
     try {
