@@ -26,7 +26,7 @@ const must = (res: { status: number; body: unknown }) => {
   if (res.status !== 200) throw new Error(`setup: ${res.status} ${JSON.stringify(res.body)}`);
   return res;
 };
-for (const callsign of ['RTW 1', 'RTW 2', 'NEF 1', 'HLF 1']) must(await api('POST', '/units', { key, body: { callsign } }));
+for (const callsign of ['RTW 1', 'RTW 2', 'NEF 1', 'HLF 1', 'KTW 1']) must(await api('POST', '/units', { key, body: { callsign } }));
 await api('POST', '/admin/clock-in', { key, body: { badge: 1 } });
 await api('POST', '/admin/clock-in', { key, body: { badge: 2 } });
 must(await api('PUT', '/me/unit', { session: s.crew, body: { callsign: 'RTW 1' } }));
@@ -198,6 +198,22 @@ t.test('400: empty, more than 20, repeated units, bad fields', async (t) => {
   ];
   for (const [body, message] of bad) assertError(t, await alarm(first, body), 400, JSON.stringify(body).slice(0, 40), message);
   assertError(t, await alarm('abc', { callsigns: ['RTW 2'] }), 400, 'bad number');
+});
+
+t.test('two desks alarm the same unit for two sheets at once: one wins, the other is asked', async (t) => {
+  const [a, b] = [await sheet('Parallel A'), await sheet('Parallel B')];
+  const results = await Promise.all([alarm(a, { callsigns: ['KTW 1'] }), alarm(b, { callsigns: ['ktw 1'] }, { key })]);
+  t.same(results.map((r) => r.status).sort(), [200, 409]);
+  t.match(results.find((r) => r.status === 409)!.body, { reason: 'unit_on_other_incident', params: { units: 'KTW 1' } });
+  const on = await server.sql`select number from incident_units where guild_id = ${G}
+    and unit_id = (select id from units where guild_id = ${G} and callsign = 'KTW 1')`;
+  t.equal(on.length, 1, 'the unit is on one sheet');
+  // An acknowledgement racing a re-alarm: both land, in some order, and neither fails.
+  const [ack, again] = await Promise.all([
+    api('PUT', '/units/KTW 1/status', { key, body: { status: '3' } }),
+    alarm(on[0].number, { callsigns: ['KTW 1'] }),
+  ]);
+  t.same([ack.status, again.status], [200, 200]);
 });
 
 t.test('403 without dispatch.manage, and for scoped keys', async (t) => {
