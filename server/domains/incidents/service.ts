@@ -4,6 +4,7 @@ import { inGuildTx, type Actor, type Tx } from '../../store/tx.ts';
 import type { ActorName } from '../calls/store.ts';
 import type { EntryOut, IncidentOut } from './schema.ts';
 import * as store from './store.ts';
+import { guildWrite } from '../units/write.ts';
 
 export type Change = 'created' | 'updated' | 'unit_assigned' | 'unit_released' | 'closed' | 'unit_alarmed' | 'unit_acknowledged';
 const ms = (d: Date | null) => d?.getTime() ?? null;
@@ -105,8 +106,12 @@ export async function updateIncident(deps: Deps, guildId: string, input: { numbe
   });
 }
 
+/**
+ * Assigning takes the sheet's lock, then (the foreign key's) a share lock on the unit: the other way
+ * round from an alarm or a status change, so the rare deadlock is retried (guildWrite).
+ */
 export async function assignUnit(deps: Deps, guildId: string, number: number, callsign: string, who: Who) {
-  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
+  return guildWrite(deps, guildId, async (tx) => {
     await lockOpen(tx, number);
     const result = await store.assignUnit(tx.sql, guildId, number, callsign);
     if (!result) throw new AppError('NOT_FOUND', `no unit with callsign ${callsign} in this guild`);
