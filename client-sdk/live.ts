@@ -13,7 +13,7 @@ import { createTRPCClient, createWSClient, wsLink, type TRPCClient, type TRPCWeb
 import superjson from 'superjson';
 // Pure reducers shared with the server: bundled into the package's JavaScript, not imported from server/ at run time.
 import { applyOps } from '../contract/reducers.ts';
-import type { AppRouter, DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame } from './router.ts';
+import type { AlarmState, AppRouter, DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame } from './router.ts';
 
 export type { DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame };
 
@@ -249,7 +249,8 @@ export function createLiveBoard(opts: LiveBoardOptions) {
  * and `onStatus` when the server loses or regains its database.
  */
 export function watchAlarm(opts: LiveOptions & {
-  onState: (s: { onDuty: boolean; alarms: string[]; unit: string | null }) => void;
+  /** `{ onDuty, alarms, unit, incident }`: incident is the open sheet the own unit was last alarmed for (keyword, address, units, timeline), or null. */
+  onState: (s: AlarmState) => void;
   onStatus?: (status: LiveStatus) => void;
   onError?: (err: unknown) => void;
 }) {

@@ -30,6 +30,10 @@ export interface SpecificReasons {
   call_taken: { call: string; sheet?: string };
   /** Incident sheet `sheet` is closed. */
   incident_closed: { sheet: string };
+  /** The `units` (comma-separated callsigns) are on the other open incident `sheets` (comma-separated numbers); alarm again with force: true to move them. */
+  unit_on_other_incident: { units: string; sheets: string };
+  /** The status catalogue has no status with alarm: true besides FMS 0, so a dispatcher's alarm has no status to put units in. */
+  no_alarm_status: Record<never, never>;
   /** `unit` has members: they must leave before it is deleted. */
   unit_occupied: { unit: string };
   /** Unit status `status` is in use by the `units` (comma-separated callsigns). */
@@ -91,7 +95,7 @@ export type Because = { [R in SpecificReason]: keyof SpecificReasons[R] extends 
 /** The specific reasons, for documents and tests. */
 export const specificReasons = [
   'not_clocked_in', 'already_clocked_in', 'off_duty', 'not_your_unit', 'not_in_unit', 'not_on_standby',
-  'no_dispatcher_slot', 'slot_taken', 'all_slots_taken', 'call_taken', 'incident_closed', 'unit_occupied',
+  'no_dispatcher_slot', 'slot_taken', 'all_slots_taken', 'call_taken', 'incident_closed', 'unit_on_other_incident', 'no_alarm_status', 'unit_occupied',
   'status_in_use', 'capability_missing', 'scope_missing', 'session_only', 'alarm_session_only', 'admin_required',
   'module_off', 'csrf', 'missing_credential', 'name_taken', 'stale_version', 'validation', 'database_unavailable',
 ] as const satisfies readonly SpecificReason[];

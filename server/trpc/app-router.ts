@@ -10,6 +10,7 @@ import { unitsRouter } from '../domains/units/router.ts';
 import { dispatchRouter } from '../domains/dispatch/router.ts';
 import { callsRouter } from '../domains/calls/router.ts';
 import { incidentsRouter } from '../domains/incidents/router.ts';
+import { alarmSettingsRouter } from '../domains/incidents/settings.ts';
 import { personnelRouter } from '../domains/personnel/router.ts';
 import { accessRouter } from '../domains/access/router.ts';
 import { ranksRouter } from '../domains/ranks/router.ts';
@@ -44,6 +45,7 @@ export const appRouter = router({
   emojis: emojisRouter,
   stats: statsRouter,
   clockSettings: clockSettingsRouter,
+  alarmSettings: alarmSettingsRouter,
   onboarding: onboardingRouter,
   letterheads: letterheadsRouter,
   uploads: uploadsRouter,

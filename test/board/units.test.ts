@@ -106,7 +106,7 @@ t.test('a dispatcher chooses a unit and sets its status with a digit, moves with
   await page.locator('#unit-detail .status-picker button[data-code="5"]').click();
   t.equal(await restStatus('NEF-1', '5'), '5', 'a click on a picker button sets it');
   await page.locator('#unit-detail .status-picker button[data-code="5"][aria-pressed="true"]').waitFor();
-  t.equal(await page.locator('#unit-detail .status-picker button').count(), 9, 'a button per catalogue status');
+  t.equal(await page.locator('#unit-detail .status-picker button').count(), 10, 'a button per catalogue status (FMS 1–8, 0 and A)');
 
   await page.keyboard.press('9');
   await page.locator('#unit-result.error').getByText(/unknown status 9/).waitFor();

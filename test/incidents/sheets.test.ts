@@ -21,7 +21,7 @@ const count = async () => (await server.sql`select count(*)::int as n from incid
 t.test('create by hand: the sheet with number, version 1, state open, a created entry', async (t) => {
   const res = await api('POST', '/incidents', { session: emil, body: { keyword: 'Brand Wohnhaus', location: { street: 'Grove St', postal: '1010' }, priority: 1 } });
   t.equal(res.status, 200);
-  t.same(Object.keys(res.body).sort(), ['call', 'closedAt', 'createdAt', 'createdBy', 'entries', 'keyword', 'location', 'number', 'priority', 'state', 'units', 'updatedAt', 'version']);
+  t.same(Object.keys(res.body).sort(), ['alarmAckTimeoutS', 'call', 'closedAt', 'createdAt', 'createdBy', 'entries', 'keyword', 'location', 'number', 'priority', 'state', 'units', 'updatedAt', 'version']);
   t.match(res.body, {
     number: 1, keyword: 'Brand Wohnhaus', location: { street: 'Grove St', postal: '1010' }, priority: 1, state: 'open', version: 1,
     call: null, closedAt: null, createdBy: { kind: 'session', id: 'e1', name: 'Emil Einsatz' }, units: [],

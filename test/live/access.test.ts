@@ -276,7 +276,7 @@ t.test('queries on a socket opened before a rights change run with the rights as
   await api('PATCH', '/admin/ranks/viewer6', { key, body: { capabilities: ['timeclock.own.use'] } });
   const err = await c.trpc.units.list.query().then(() => null, (e) => e as TRPCClientError<any>);
   t.equal(err?.data?.code, 'FORBIDDEN', 'refused on the same socket right after the change');
-  t.same(await c.trpc.me.alarm.get.query(), { onDuty: false, alarms: [], unit: null }, 'and the new capability applies');
+  t.same(await c.trpc.me.alarm.get.query(), { onDuty: false, alarms: [], unit: null, incident: null }, 'and the new capability applies');
 });
 
 t.test('without the uWS socket (stock adapters) a session\'s subscriptions narrow and end the same way', async (t) => {

@@ -134,24 +134,24 @@ t.test('me.alarm.watch: the caller’s {onDuty, alarms} now and on change', asyn
     tx.emit('alarm', { op: 'upsert', key: 'RTW-1', value: { callsign: 'RTW-1', status: '0', since: Date.now() } });
   });
   const session = await signIn(server, A, 'u2');
-  const states: { onDuty: boolean; alarms: string[] }[] = [];
+  const states: { onDuty: boolean; alarms: string[]; unit: string | null; incident: unknown }[] = [];
   const w = watchAlarm({ url: server.url, guildId: A, WebSocket: wsWithCookie(session.cookie), onState: (s) => states.push(s) });
   t.teardown(w.close);
   const untilStates = (n: number) => until(() => states.length >= n, `${n} alarm states`);
   await untilStates(1);
-  t.same(states[0], { onDuty: false, alarms: ['RTW-1'], unit: null }, 'same shape as GET /me/alarm');
+  t.same(states[0], { onDuty: false, alarms: ['RTW-1'], unit: null, incident: null }, 'same shape as GET /me/alarm');
   const rest = await api('GET', '/me/alarm', { session });
   t.same(rest.body, states[0]);
   await api('POST', '/admin/clock-in', { key: keyA, body: { badge: 2 } });
   await untilStates(2);
-  t.same(states[1], { onDuty: true, alarms: ['RTW-1'], unit: null });
+  t.same(states[1], { onDuty: true, alarms: ['RTW-1'], unit: null, incident: null });
   await api('POST', '/admin/clock-in', { key: keyA, body: { badge: 1 } });
   await new Promise((r) => setTimeout(r, 200));
   t.equal(states.length, 2, 'someone else clocking in changes nothing for me');
   await api('POST', '/admin/clock-out', { key: keyA, body: { badge: 1 } });
   await api('POST', '/admin/clock-out', { key: keyA, body: { badge: 2 } });
   await untilStates(3);
-  t.same(states[2], { onDuty: false, alarms: ['RTW-1'], unit: null });
+  t.same(states[2], { onDuty: false, alarms: ['RTW-1'], unit: null, incident: null });
 });
 
 t.test('graceful shutdown sends tRPC’s reconnect notice', async (t) => {

@@ -62,7 +62,7 @@ t.test('a fresh guild: seedable, seed, seedable again, seed again changes nothin
   t.ok(seeded.body.areas.units.items.includes('Florian Muster 1/83-1'));
 
   const after = await snapshot(G);
-  t.match(after, { ranks: 6, statuses: 9, units: 7, letterheads: 2, time_zone: 'Europe/Berlin', max_shift_ms: String(12 * 3_600_000), min_on_duty: 4 });
+  t.match(after, { ranks: 6, statuses: 10, units: 7, letterheads: 2, time_zone: 'Europe/Berlin', max_shift_ms: String(12 * 3_600_000), min_on_duty: 4 });
   t.same(after.modules, { timeclock: true, dispatch: true, incidents: true, personnel: true, stats: true, documents: true, uploads: true, emojis: true, medic: true });
   const [audit] = await server.sql`select actor_kind, data from audit_log where guild_id = ${G} and action = 'onboarding.seed'`;
   t.same(audit.data, { template: 'feuerwehr-rettungsdienst', areas: { ranks: 6, units: 7, letterheads: 2, modules: 9, clock: 3 } });
@@ -100,12 +100,14 @@ t.test('the police template on a guild whose status catalogue was cleared', asyn
   await server.sql`delete from unit_statuses where guild_id = ${P}`;
   const res = await api('POST', `/onboarding/${P}/seed`, { key: await unscopedKey(server.sql, P), body: { template: 'polizei' } });
   t.equal(res.status, 200);
-  t.match(res.body.areas, { ranks: { created: 6 }, statuses: { created: 9 }, units: { created: 7 }, letterheads: { created: 1 }, modules: { created: 9 }, clock: { created: 3 } });
+  t.match(res.body.areas, { ranks: { created: 6 }, statuses: { created: 10 }, units: { created: 7 }, letterheads: { created: 1 }, modules: { created: 9 }, clock: { created: 3 } });
   const s = await snapshot(P);
-  t.match(s, { ranks: 6, statuses: 9, units: 7, letterheads: 1, min_on_duty: 3 });
+  t.match(s, { ranks: 6, statuses: 10, units: 7, letterheads: 1, min_on_duty: 3 });
   t.equal(s.modules.medic, false, 'no ambulance service: medic off');
   const [seven] = await server.sql`select label from unit_statuses where guild_id = ${P} and code = '7'`;
   t.equal(seven.label, 'Person an Bord (Transport)');
+  const alarmFlags = await server.sql`select code, alarm, acknowledges from unit_statuses where guild_id = ${P} and (alarm or acknowledges) order by code`;
+  t.same(alarmFlags.map((r) => [r.code, r.alarm, r.acknowledges]), [['0', true, false], ['3', false, true], ['A', true, false]], 'the template seeds A "Alarmiert" and FMS 3 acknowledging');
   const units = await server.sql`select callsign, status from units where guild_id = ${P} order by callsign`;
   t.ok(units.some((u) => u.callsign === 'Funkstreife 11/1'));
   t.ok(units.every((u) => u.status === '2'), 'new units start on station');
@@ -205,7 +207,7 @@ t.test('two concurrent seeds fill each area once', async (t) => {
     t.equal(creators.length, 1, `${area} created by exactly one seed`);
   }
   const s = await snapshot(C);
-  t.match(s, { ranks: 6, statuses: 9, units: 7, audits: 1 });
+  t.match(s, { ranks: 6, statuses: 10, units: 7, audits: 1 });
   t.ok(s.letterheads === 1 || s.letterheads === 2);
   const [{ n }] = await server.sql`select count(*)::int as n from audit_log where guild_id = ${C} and action = 'onboarding.seed'`;
   t.equal(n, 1, 'only the seed that created anything is audited');

@@ -43,7 +43,7 @@ t.test('guild B sees none of guild A\'s objects in its lists', async (t) => {
   t.same((await api('GET', '/api/v1/dispatchers', { key: keyB })).body.slots, []);
   t.same((await api('GET', '/standby', { key: keyB })).body.people, []);
   t.notOk((await api('GET', '/admin/statuses', { key: keyB })).body.statuses.some((x: any) => x.code === 'Q'), 'A\'s own status code');
-  t.same((await api('GET', '/me/alarm', { session: sB.b1 })).body, { onDuty: true, alarms: [], unit: null });
+  t.same((await api('GET', '/me/alarm', { session: sB.b1 })).body, { onDuty: true, alarms: [], unit: null, incident: null });
 });
 
 t.test('every guild-A object addressed from guild B: 403 or 404', async (t) => {

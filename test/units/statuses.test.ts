@@ -17,13 +17,14 @@ await seedWorld(server.sql, G, [
 const key = await unscopedKey(server.sql, G);
 const s = await sessions(server, G, { boss: 'boss', crew: 'crew1', setup: 'setup1', guest: 'guest', leit: 'leit1' });
 
-t.test('every guild starts with the German FMS catalogue; 0 alone carries alarm: true', async (t) => {
+t.test('every guild starts with the German FMS catalogue; 0 and A (Alarmiert) carry alarm: true, 3 acknowledges', async (t) => {
   const res = await api('GET', '/admin/statuses', { key });
   t.equal(res.status, 200);
-  t.same(res.body.statuses.map((x: any) => ({ code: x.code, label: x.label, alarm: x.alarm })), FMS, 'codes 1–8 then 0, labels and flags of the German FMS catalogue');
+  t.same(res.body.statuses.map((x: any) => ({ code: x.code, label: x.label, alarm: x.alarm })), FMS, 'codes 1–8, 0, then A, labels and flags of the German FMS catalogue');
+  t.same(res.body.statuses.filter((x: any) => x.acknowledges).map((x: any) => x.code), ['3'], 'FMS 3 alone acknowledges');
   for (const x of res.body.statuses) {
     t.match(x.color, /^#[0-9a-f]{6}$/, `${x.code} has a #rrggbb colour`);
-    t.same(Object.keys(x).sort(), ['alarm', 'code', 'color', 'label', 'position']);
+    t.same(Object.keys(x).sort(), ['acknowledges', 'alarm', 'code', 'color', 'label', 'position']);
   }
   const positions = res.body.statuses.map((x: any) => x.position);
   t.same(positions, [...positions].sort((a: number, b: number) => a - b), 'in display order');
@@ -44,14 +45,14 @@ t.test('who may read the catalogue: keys, the game scope, crews; not a rank with
 t.test('PUT /admin/statuses/{code}: create and replace, with every field rule', async (t) => {
   const created = await api('PUT', '/admin/statuses/C', { session: s.setup, body: { label: 'Sprechwunsch Leitstelle', color: '#ABCDEF', alarm: false } });
   t.equal(created.status, 200);
-  t.same(created.body, { code: 'C', label: 'Sprechwunsch Leitstelle', color: '#abcdef', alarm: false, position: 10 }, 'new codes go last; colour stored lower-case');
+  t.same(created.body, { code: 'C', label: 'Sprechwunsch Leitstelle', color: '#abcdef', alarm: false, acknowledges: false, position: 11 }, 'new codes go last; colour stored lower-case');
   const replaced = await api('PUT', '/admin/statuses/C', { key, body: { label: '  Rückruf  ', color: '#000000', alarm: false } });
-  t.same(replaced.body, { code: 'C', label: 'Rückruf', color: '#000000', alarm: false, position: 10 }, 'replace keeps the position, trims the label');
+  t.same(replaced.body, { code: 'C', label: 'Rückruf', color: '#000000', alarm: false, acknowledges: false, position: 11 }, 'replace keeps the position, trims the label');
   const moved = await api('PUT', '/admin/statuses/C', { key, body: { label: 'Rückruf', color: '#000000', alarm: false, position: 0 } });
   t.equal(moved.body.position, 0);
   const list = await api('GET', '/admin/statuses', { key });
   t.equal(list.body.statuses[0].code, 'C', 'position 0 sorts first');
-  t.equal(list.body.statuses.length, 10);
+  t.equal(list.body.statuses.length, 11);
 
   const base = { label: 'x', color: '#112233', alarm: true };
   const ok = async (body: object, label: string) => t.equal((await api('PUT', '/admin/statuses/D', { key, body })).status, 200, label);
@@ -126,7 +127,7 @@ t.test('the last status cannot be deleted', async (t) => {
   const G2 = '610000000000000002';
   await seedWorld(server.sql, G2, []);
   const k2 = await unscopedKey(server.sql, G2);
-  for (const code of ['1', '3', '4', '5', '6', '7', '8', '0', '2'].slice(0, 8)) t.equal((await api('DELETE', `/admin/statuses/${code}`, { key: k2 })).status, 200, `delete ${code}`);
+  for (const code of ['1', '3', '4', '5', '6', '7', '8', '0', 'A']) t.equal((await api('DELETE', `/admin/statuses/${code}`, { key: k2 })).status, 200, `delete ${code}`);
   assertError(t, await api('DELETE', '/admin/statuses/2', { key: k2 }), 409, 'last one');
   const unit = await api('POST', '/units', { key: k2, body: { callsign: 'A' } });
   t.equal(unit.body.status, '2');
@@ -148,7 +149,7 @@ t.test('flipping the alarm flag moves every unit in that status into or out of t
   await board.until(() => Object.keys(board.state.topics.alarm!).length === 2);
   t.match(board.state.topics.alarm, { 'NEF-1': { callsign: 'NEF-1', status: '5', since: Number }, 'HLF-1': { callsign: 'HLF-1', status: '5' } });
   t.equal(board.state.topics.overview!.alarms, 2);
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['HLF-1', 'NEF-1'], unit: null }, 'GET /me/alarm follows the catalogue');
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['HLF-1', 'NEF-1'], unit: null, incident: null }, 'GET /me/alarm follows the catalogue');
   const units = await api('GET', '/units', { key });
   t.ok(units.body.units.filter((u: any) => u.status === '5').every((u: any) => u.alarm === true), 'GET /units shows the flag');
 

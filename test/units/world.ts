@@ -56,4 +56,5 @@ export const FMS = [
   { code: '7', label: 'Patient aufgenommen', alarm: false },
   { code: '8', label: 'Am Zielort', alarm: false },
   { code: '0', label: 'Notruf/priorisierter Sprechwunsch', alarm: true },
+  { code: 'A', label: 'Alarmiert', alarm: true },
 ];

@@ -2,6 +2,7 @@ import { guildProcedure, router } from '../../trpc/init.ts';
 import { actorName } from '../calls/router.ts';
 import * as s from './schema.ts';
 import * as svc from './service.ts';
+import { alarmUnits } from './alarm.ts';
 
 const manage = { access: 'admin', capability: 'incidents.manage', module: 'incidents' } as const;
 const closed = 'The incident sheet is closed';
@@ -64,6 +65,20 @@ export const incidentsRouter = router({
     })
     .input(s.UnitParam).output(s.IncidentDetail)
     .mutation(({ ctx, input }) => svc.releaseUnit(ctx.deps, ctx.guildId, input.number, input.callsign, { actor: ctx.actor, by: actorName(ctx) })),
+
+  alarm: guildProcedure
+    .meta({
+      rest: { method: 'POST', path: '/incidents/{number}/alarm' }, tag: 'Einsatzblatt',
+      summary: 'Alarm units for the sheet (1 to 20 callsigns): each is assigned if need be, enters the guild\'s alarm status for dispatch (code A "Alarmiert" by default), and gets alarmedAt now; alarming it again re-sets alarmedAt and clears its acknowledgement. The crew acknowledges by a status with acknowledges: true (FMS 3). Answers the sheet with per-unit alarmedAt, acknowledgedAt and unacknowledged.',
+      access: 'admin', capability: 'dispatch.manage', module: 'incidents', audit: 'incident.alarm', topics: ['einsatzEntries', 'units', 'alarm', 'overview'],
+      errors: {
+        400: 'No callsigns, more than 20, a unit named twice, or an invalid callsign.',
+        404: 'No incident sheet with this number in this guild, or no unit with a callsign given (the message names it).',
+        409: 'The sheet is closed (incident_closed); a unit is on another open sheet and force is not true (unit_on_other_incident); or the catalogue has no alarm status (no_alarm_status).',
+      },
+    })
+    .input(s.AlarmUnits).output(s.IncidentDetail)
+    .mutation(({ ctx, input }) => alarmUnits(ctx.deps, ctx.guildId, input, { actor: ctx.actor, by: actorName(ctx) })),
 
   addEntry: guildProcedure
     .meta({

@@ -17,7 +17,7 @@ const Limit = z
   .pipe(z.number().int('limit must be a whole number from 1 to 500').min(1, 'limit must be a whole number from 1 to 500').max(500, 'limit must be a whole number from 1 to 500'));
 
 export const IncidentState = z.enum(['open', 'closed'], { error: 'state must be open or closed' });
-export const EntryKind = z.enum(['note', 'created', 'updated', 'unit_assigned', 'unit_released', 'closed', 'report', 'resolved']);
+export const EntryKind = z.enum(['note', 'created', 'updated', 'unit_assigned', 'unit_released', 'closed', 'report', 'resolved', 'unit_alarmed', 'unit_acknowledged']);
 
 export const ListIncidents = z.strictObject({
   state: IncidentState.optional().describe('Only open or only closed sheets; default both.'),
@@ -57,7 +57,23 @@ export const AddEntry = z.strictObject({
   text: text(incidentLimits.entryText, 'text'),
 });
 
-export const IncidentUnit = z.object({ callsign: z.string(), label: z.string(), assignedAt: z.date() });
+export const AlarmUnits = z.strictObject({
+  number: IncidentNumber,
+  callsigns: z.array(Callsign.describe('Callsign of a unit of this guild, in any case.'), { error: 'callsigns must be an array of callsigns' })
+    .min(1, 'callsigns must name at least one unit').max(incidentLimits.alarmUnits, `callsigns names at most ${incidentLimits.alarmUnits} units`)
+    .refine((list) => new Set(list.map((c) => c.toLowerCase())).size === list.length, 'callsigns must not repeat a unit'),
+  force: z.boolean({ error: 'force must be true or false' }).optional()
+    .describe('Alarm units that are on another open sheet anyway; they are released from it. Without it such units are 409 unit_on_other_incident.'),
+});
+
+export const IncidentUnit = z.object({
+  callsign: z.string(),
+  label: z.string(),
+  assignedAt: z.date(),
+  alarmedAt: z.date().nullable().describe('When the unit was last alarmed for this sheet; null: assigned without an alarm.'),
+  acknowledgedAt: z.date().nullable().describe('When the unit acknowledged that alarm (entered a status with acknowledges: true); null: not yet.'),
+  unacknowledged: z.boolean().describe('Alarmed, not acknowledged, and alarmedAt lies more than alarmAckTimeoutS seconds back (computed when read).'),
+});
 
 export const Incident = z.object({
   number: z.number().int(),
@@ -85,5 +101,8 @@ export const Entry = z.object({
 });
 export type EntryOut = z.infer<typeof Entry>;
 
-export const IncidentDetail = Incident.extend({ entries: z.array(Entry).describe('Timeline, oldest first.') });
+export const IncidentDetail = Incident.extend({
+  entries: z.array(Entry).describe('Timeline, oldest first.'),
+  alarmAckTimeoutS: z.number().int().describe('The guild\'s setting: an alarm not acknowledged within this many seconds is flagged (units[].unacknowledged).'),
+});
 export const IncidentList = z.object({ count: z.number().int(), incidents: z.array(Incident) });

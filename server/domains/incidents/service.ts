@@ -4,17 +4,20 @@ import { inGuildTx, type Actor, type Tx } from '../../store/tx.ts';
 import type { ActorName } from '../calls/store.ts';
 import type { EntryOut, IncidentOut } from './schema.ts';
 import * as store from './store.ts';
+import { guildWrite } from '../units/write.ts';
 
-type Change = 'created' | 'updated' | 'unit_assigned' | 'unit_released' | 'closed';
+export type Change = 'created' | 'updated' | 'unit_assigned' | 'unit_released' | 'closed' | 'unit_alarmed' | 'unit_acknowledged';
+const ms = (d: Date | null) => d?.getTime() ?? null;
 interface Who { actor: Actor; by: ActorName }
 
 // `einsatzEntries` is a notice topic (no hub state): its ops are `incident` (the sheet after a
 // change, without its timeline, with what changed) and `entry` (a new timeline entry). Times are epoch ms.
-function liveIncident(i: IncidentOut) {
+function liveIncident(i: IncidentOut & { alarmAckTimeoutS: number }) {
   return {
     number: i.number, keyword: i.keyword, location: i.location, priority: i.priority, state: i.state, version: i.version,
     call: i.call, createdAt: i.createdAt.getTime(), updatedAt: i.updatedAt.getTime(), closedAt: i.closedAt?.getTime() ?? null,
-    createdBy: i.createdBy, units: i.units.map((u) => ({ ...u, assignedAt: u.assignedAt.getTime() })),
+    createdBy: i.createdBy, alarmAckTimeoutS: i.alarmAckTimeoutS,
+    units: i.units.map((u) => ({ ...u, assignedAt: u.assignedAt.getTime(), alarmedAt: ms(u.alarmedAt), acknowledgedAt: ms(u.acknowledgedAt) })),
   };
 }
 
@@ -24,7 +27,14 @@ function liveEntry(e: EntryOut) {
 
 async function detail(tx: Tx, number: number) {
   const incident = (await store.incidentByNumber(tx.sql, tx.guildId, number))!;
-  return { ...incident, entries: await store.entriesOf(tx.sql, tx.guildId, number) };
+  return { ...incident, entries: await store.entriesOf(tx.sql, tx.guildId, number), alarmAckTimeoutS: await store.alarmAckTimeout(tx.sql, tx.guildId) };
+}
+
+/** The `incident` notice of a change whose entries were written (and announced) already; the sheet after it. */
+export async function emitSheet(tx: Tx, number: number, change: Change) {
+  const sheet = await detail(tx, number);
+  tx.emit('einsatzEntries', { op: 'incident', change, number, incident: liveIncident(sheet) });
+  return sheet;
 }
 
 /** Records a change of sheet `number`: a timeline entry, and both notices on `einsatzEntries`. */
@@ -56,14 +66,14 @@ export async function lockOpenSheet(tx: Tx, number: number): Promise<boolean> {
  * Adds an entry that does not change the sheet (a note, or what the game says about the sheet's
  * call) to sheet `number`, which the caller holds locked open; with its `entry` notice.
  */
-export async function appendEntry(tx: Tx, number: number, kind: 'note' | 'report' | 'resolved', text: string, by: ActorName) {
+export async function appendEntry(tx: Tx, number: number, kind: EntryOut['kind'], text: string, by: ActorName) {
   const entry = await store.insertEntry(tx.sql, tx.guildId, number, kind, text, by);
   tx.emit('einsatzEntries', { op: 'entry', number, entry: liveEntry(entry) });
   return entry;
 }
 
 /** Locks an open sheet for a write: 404 unknown, 409 closed or (when `version` is given) stale. */
-async function lockOpen(tx: Tx, number: number, version?: number) {
+export async function lockOpen(tx: Tx, number: number, version?: number) {
   const sheet = await store.lockIncident(tx.sql, tx.guildId, number);
   if (!sheet) throw new AppError('NOT_FOUND', `no incident sheet ${number} in this guild`);
   if (sheet.state === 'closed') throw new AppError('CONFLICT', `incident sheet ${number} is closed`, { reason: 'incident_closed', params: { sheet: String(number) } });
@@ -96,8 +106,12 @@ export async function updateIncident(deps: Deps, guildId: string, input: { numbe
   });
 }
 
+/**
+ * Assigning takes the sheet's lock, then (the foreign key's) a share lock on the unit: the other way
+ * round from an alarm or a status change, so the rare deadlock is retried (guildWrite).
+ */
 export async function assignUnit(deps: Deps, guildId: string, number: number, callsign: string, who: Who) {
-  return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
+  return guildWrite(deps, guildId, async (tx) => {
     await lockOpen(tx, number);
     const result = await store.assignUnit(tx.sql, guildId, number, callsign);
     if (!result) throw new AppError('NOT_FOUND', `no unit with callsign ${callsign} in this guild`);
@@ -139,7 +153,7 @@ export async function closeIncident(deps: Deps, guildId: string, number: number,
 export async function getIncident(deps: Deps, guildId: string, number: number) {
   const incident = await store.incidentByNumber(deps.sql, guildId, number);
   if (!incident) throw new AppError('NOT_FOUND', `no incident sheet ${number} in this guild`);
-  return { ...incident, entries: await store.entriesOf(deps.sql, guildId, number) };
+  return { ...incident, entries: await store.entriesOf(deps.sql, guildId, number), alarmAckTimeoutS: await store.alarmAckTimeout(deps.sql, guildId) };
 }
 
 export async function listIncidents(deps: Deps, guildId: string, state: 'open' | 'closed' | undefined, limit: number | undefined) {

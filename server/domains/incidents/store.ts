@@ -99,6 +99,16 @@ export async function incidentByNumber(db: Db, guildId: string, number: number):
   return row ? toIncident(row) : null;
 }
 
+export async function setAlarmAckTimeout(db: Db, guildId: string, seconds: number): Promise<void> {
+  await db`update guilds set alarm_ack_timeout_s = ${seconds} where id = ${guildId}`;
+}
+
+/** The guild's `alarmAckTimeoutS` setting. */
+export async function alarmAckTimeout(db: Db, guildId: string): Promise<number> {
+  const [row] = await db`select alarm_ack_timeout_s from guilds where id = ${guildId}`;
+  return (row?.alarm_ack_timeout_s as number | undefined) ?? 60;
+}
+
 /** Newest first. */
 export async function listIncidents(db: Db, guildId: string, state: 'open' | 'closed' | null, limit: number): Promise<IncidentOut[]> {
   const rows = await db`
@@ -109,10 +119,17 @@ export async function listIncidents(db: Db, guildId: string, state: 'open' | 'cl
   return rows.map(toIncident);
 }
 
-/** The sheet's assigned units as a JSON array (a correlated subquery on `i`). */
+/**
+ * The sheet's assigned units as a JSON array (a correlated subquery on `i`). `unacknowledged` is
+ * computed here, at read time, against the guild's alarmAckTimeoutS: no timer has to flip it.
+ */
 function unitsOf(db: Db) {
   return db`coalesce((
-    select json_agg(json_build_object('callsign', u.callsign, 'label', u.label, 'assignedAt', iu.assigned_at) order by iu.assigned_at, u.callsign)
+    select json_agg(json_build_object('callsign', u.callsign, 'label', u.label, 'assignedAt', iu.assigned_at,
+      'alarmedAt', iu.alarmed_at, 'acknowledgedAt', iu.acknowledged_at,
+      'unacknowledged', iu.alarmed_at is not null and iu.acknowledged_at is null
+        and iu.alarmed_at + make_interval(secs => (select g.alarm_ack_timeout_s from guilds g where g.id = i.guild_id)) < statement_timestamp())
+      order by iu.assigned_at, u.callsign)
     from incident_units iu join units u on u.guild_id = iu.guild_id and u.id = iu.unit_id
     where iu.guild_id = i.guild_id and iu.number = i.number), '[]'::json)`;
 }
@@ -130,7 +147,10 @@ function toIncident(r: Record<string, any>): IncidentOut {
     updatedAt: r.updated_at,
     closedAt: r.closed_at ?? null,
     createdBy: { kind: r.created_by_kind, id: r.created_by_id, name: r.created_by_name ?? null },
-    units: (r.units as { callsign: string; label: string; assignedAt: string }[]).map((u) => ({ callsign: u.callsign, label: u.label, assignedAt: new Date(u.assignedAt) })),
+    units: (r.units as { callsign: string; label: string; assignedAt: string; alarmedAt: string | null; acknowledgedAt: string | null; unacknowledged: boolean }[]).map((u) => ({
+      callsign: u.callsign, label: u.label, assignedAt: new Date(u.assignedAt),
+      alarmedAt: u.alarmedAt ? new Date(u.alarmedAt) : null, acknowledgedAt: u.acknowledgedAt ? new Date(u.acknowledgedAt) : null, unacknowledged: u.unacknowledged,
+    })),
   };
 }
 

@@ -14,6 +14,7 @@ import { Mailbox } from '../../hub/mailbox.ts';
 import { sessionRights } from './rights.ts';
 import { grant, narrowed, refusal, switchedOff } from './topic-access.ts';
 import { effectiveModules } from '../../../contract/modules.ts';
+import { crewIncident } from '../incidents/alarm-store.ts';
 
 type GuildContext = Context & { guildId: string; principal: Principal };
 
@@ -118,7 +119,19 @@ function followRights(
   });
 }
 
-export interface AlarmState { onDuty: boolean; alarms: string[]; unit: string | null }
+/** The open sheet a crew's unit was last alarmed for, as the crew sees it (GET /me/alarm `incident`). */
+export interface CrewIncident {
+  number: number;
+  keyword: string;
+  priority: number;
+  location: string | { x?: number; y?: number; street?: string; postal?: string; text?: string } | null;
+  message: string | null;
+  alarmedAt: Date;
+  acknowledgedAt: Date | null;
+  units: { callsign: string; label: string; alarmedAt: Date; acknowledgedAt: Date | null }[];
+  entries: { kind: string; text: string; at: Date; by: string | null }[];
+}
+export interface AlarmState { onDuty: boolean; alarms: string[]; unit: string | null; incident: CrewIncident | null }
 
 /** The callsign of the unit `userId` occupies (the units topic's members), or null. */
 function occupiedUnit(hub: GuildHub, userId: string): string | null {
@@ -128,8 +141,17 @@ function occupiedUnit(hub: GuildHub, userId: string): string | null {
   return null;
 }
 
-function alarmStateOf(hub: GuildHub, userId: string): AlarmState {
+function alarmStateOf(hub: GuildHub, userId: string): Omit<AlarmState, 'incident'> {
   return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort(), unit: occupiedUnit(hub, userId) };
+}
+
+/** Whether the event may change what the crew of `unit` sees of its incident (sheet `current`, if any). */
+function touchesCrewIncident(deltas: Record<string, unknown[] | undefined>, unit: string, current: number | null): boolean {
+  if (deltas.alarm?.some((op) => (op as { key?: string }).key === unit)) return true;
+  return !!deltas.einsatzEntries?.some((raw) => {
+    const op = raw as { number?: number; incident?: { units?: { callsign: string }[] } };
+    return op.number === current || !!op.incident?.units?.some((u) => u.callsign === unit);
+  });
 }
 
 /**
@@ -145,20 +167,48 @@ export async function* watchAlarm(ctx: GuildContext & { principal: SessionPrinci
   type Frame = ReturnType<typeof tracked<AlarmState | StatusFrame>>;
   const mailbox = new Mailbox<Frame>({ latestBy: (f) => ('kind' in f[1] ? 'status' : 'state') });
   let key = '';
+  // The own unit's incident comes from PostgreSQL: read again when the unit changes or an event
+  // touches it (its alarm, its sheet), one read at a time, in event order.
+  let incident: CrewIncident | null = null;
+  let incidentOf: string | null = null;
+  let reads = Promise.resolve();
+  // While PostgreSQL does not answer, the state goes out from memory at once, with the incident last read.
+  const refresh = (unit: string | null) => {
+    reads = reads.then(async () => {
+      const same = unit === incidentOf;
+      incident = !unit ? null : deps.dbHealth.up ? await crewIncident(deps.sql, ctx.guildId, unit).catch(() => (same ? incident : null)) : same ? incident : null;
+      incidentOf = unit;
+      offerNow();
+    });
+  };
   const offer = () => {
-    const state = alarmStateOf(hub, p.userId);
+    const { unit } = alarmStateOf(hub, p.userId);
+    if (unit !== incidentOf) refresh(unit);
+    else offerNow();
+  };
+  const offerNow = () => {
+    const state: AlarmState = { ...alarmStateOf(hub, p.userId), incident: incidentOf === occupiedUnit(hub, p.userId) ? incident : null };
     const next = JSON.stringify(state);
     if (next === key) return;
     key = next;
     mailbox.push(tracked(trackedId(hub.epoch, hub.head), state));
   };
   const status = (up: boolean) => mailbox.push(tracked(trackedId(hub.epoch, hub.head), statusFrame(hub.head, up)));
-  offer();
-  if (!deps.dbHealth.up) status(false);
+  // Listening before the first read: an event during it queues a read after it, none is missed.
   const off = hub.listen((s) => {
-    if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm || s.event.deltas.units) offer();
+    const unit = occupiedUnit(hub, p.userId);
+    if (unit && (s.kind === 'reset' || touchesCrewIncident(s.event.deltas as Record<string, unknown[]>, unit, incident?.number ?? null))) {
+      if (unit === incidentOf) offerNow(); // the alarm itself goes out at once, from memory; the incident read follows
+      refresh(unit);
+    } else if (s.kind === 'reset' || s.event.deltas.onDuty || s.event.deltas.alarm || s.event.deltas.units) offer();
   });
-  const offHealth = deps.dbHealth.onChange(status);
+  refresh(occupiedUnit(hub, p.userId));
+  await reads;
+  if (!deps.dbHealth.up) status(false);
+  const offHealth = deps.dbHealth.onChange((up) => {
+    status(up);
+    if (up) refresh(occupiedUnit(hub, p.userId));
+  });
   const unwatch = rights.watch(p, since, (next) => {
     if (!next) return mailbox.fail(new AppError('FORBIDDEN', 'you are no longer a member of this guild'));
     try {
@@ -188,5 +238,6 @@ export async function alarmNow(deps: Deps, guildId: string, userId: string) {
         where u.guild_id = ${guildId}), '{}') as alarms,
       (select u.callsign from unit_members m join units u on u.guild_id = m.guild_id and u.id = m.unit_id
         where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit`;
-  return { onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit: (row.unit as string | null) ?? null };
+  const unit = (row.unit as string | null) ?? null;
+  return { onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit, incident: unit ? await crewIncident(deps.sql, guildId, unit) : null };
 }

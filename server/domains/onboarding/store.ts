@@ -26,9 +26,9 @@ export async function emptyAreas(db: Db, guildId: string): Promise<Record<Area, 
 
 /** Inserts the statuses; an existing code is left as it is (the caller checked the catalogue is empty). */
 export async function insertStatuses(db: Db, guildId: string, statuses: Template['statuses']): Promise<number> {
-  const rows = await db`insert into unit_statuses (guild_id, code, label, color, alarm, position)
-    select ${guildId}, s.code, s.label, s.color, s.alarm, s.position
-    from jsonb_to_recordset(${db.json(statuses)}::jsonb) as s(code text, label text, color text, alarm boolean, position int)
+  const rows = await db`insert into unit_statuses (guild_id, code, label, color, alarm, acknowledges, position)
+    select ${guildId}, s.code, s.label, s.color, s.alarm, coalesce(s.acknowledges, false), s.position
+    from jsonb_to_recordset(${db.json(statuses)}::jsonb) as s(code text, label text, color text, alarm boolean, acknowledges boolean, position int)
     on conflict do nothing returning code`;
   return rows.length;
 }

@@ -1,11 +1,12 @@
 import { guildProcedure, router } from '../../trpc/init.ts';
 import { requireSession } from '../../trpc/session.ts';
+import { actorName } from '../calls/router.ts';
 import * as s from './schema.ts';
 import { createUnit, deleteUnit, joinUnit, leaveUnit, listUnits, updateUnit } from './service.ts';
 import { deleteStatus, listStatuses, putStatus, setOwnUnitStatus, setUnitStatus, setUnitStatusByBadge } from './status-service.ts';
 
 const gameStatus = ['units:unit.ingame_status'] as const;
-const statusTopics = ['units', 'alarm', 'overview'] as const;
+const statusTopics = ['units', 'alarm', 'overview', 'einsatzEntries'] as const;
 
 export const unitsRouter = router({
   statuses: guildProcedure
@@ -21,7 +22,7 @@ export const unitsRouter = router({
     .meta({
       rest: { method: 'PUT', path: '/admin/statuses/{code}' }, tag: 'Administration',
       summary: 'Create or replace a unit status. Flipping its alarm flag moves every unit in it into or out of the alarm list at once.',
-      access: 'admin', capability: 'settings.manage', module: 'dispatch', audit: 'statuses.set', topics: [...statusTopics],
+      access: 'admin', capability: 'settings.manage', module: 'dispatch', audit: 'statuses.set', topics: ['units', 'alarm', 'overview'],
       errors: { 409: 'The catalogue already holds 50 statuses.' },
     })
     .input(s.PutStatus).output(s.Status)
@@ -123,7 +124,7 @@ export const unitsRouter = router({
       errors: { 400: 'Invalid body, or a status not in GET /admin/statuses.', 404: 'No such unit.' },
     })
     .input(s.SetUnitStatus).output(s.UnitStatusResult)
-    .mutation(({ ctx, input }) => setUnitStatus(ctx.deps, ctx.guildId, input.callsign, input.status, ctx.actor)),
+    .mutation(({ ctx, input }) => setUnitStatus(ctx.deps, ctx.guildId, input.callsign, input.status, ctx.actor, actorName(ctx))),
 
   selfStatus: guildProcedure
     .meta({
@@ -133,7 +134,7 @@ export const unitsRouter = router({
       errors: { 400: 'Invalid body, or a status not in GET /admin/statuses.' },
     })
     .input(s.SelfUnitStatus).output(s.UnitStatusResult)
-    .mutation(({ ctx, input }) => setOwnUnitStatus(ctx.deps, ctx.guildId, requireSession(ctx).userId, input.callsign, input.status, ctx.actor)),
+    .mutation(({ ctx, input }) => setOwnUnitStatus(ctx.deps, ctx.guildId, requireSession(ctx).userId, input.callsign, input.status, ctx.actor, actorName(ctx))),
 
   gameStatus: guildProcedure
     .meta({
@@ -143,5 +144,5 @@ export const unitsRouter = router({
       errors: { 400: 'Invalid body, or a status not in GET /admin/statuses.', 404: 'No person has the badge.', 409: 'The person is not in a unit.' },
     })
     .input(s.GameUnitStatus).output(s.UnitStatusResult)
-    .mutation(({ ctx, input }) => setUnitStatusByBadge(ctx.deps, ctx.guildId, input.badge, input.status, ctx.actor)),
+    .mutation(({ ctx, input }) => setUnitStatusByBadge(ctx.deps, ctx.guildId, input.badge, input.status, ctx.actor, actorName(ctx))),
 });

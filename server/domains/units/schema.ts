@@ -24,7 +24,8 @@ export const Status = z.object({
   code: z.string(),
   label: z.string(),
   color: z.string().describe('#rrggbb'),
-  alarm: z.boolean().describe('Units in this status are alarmed: listed in GET /me/alarm and the alarm topic.'),
+  alarm: z.boolean().describe('Units in this status are alarmed: listed in GET /me/alarm and the alarm topic. A dispatcher\'s alarm (POST /incidents/{number}/alarm) puts units in the first such status by position other than FMS 0.'),
+  acknowledges: z.boolean().describe('A unit entering this status acknowledges its alarms (FMS 3 "Einsatz übernommen" by default).'),
   position: z.number().int(),
 });
 export const StatusList = z.object({ statuses: z.array(Status) });
@@ -35,6 +36,7 @@ export const PutStatus = z.strictObject({
   label: trimmed(40, 'label'),
   color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'color must be #rrggbb').transform((c) => c.toLowerCase()),
   alarm: z.boolean(),
+  acknowledges: z.boolean().optional().describe('Entering this status acknowledges the unit\'s alarms; omitted: an existing status keeps its flag, a new one gets false.'),
   position: z.number().int().min(0, 'position must be 0 to 999').max(999, 'position must be 0 to 999').optional()
     .describe('Sort position; new codes go last when omitted, existing ones keep theirs.'),
 });

@@ -1,6 +1,8 @@
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor, Tx } from '../../store/tx.ts';
+import type { ActorName } from '../calls/store.ts';
+import { acknowledgeAlarms } from '../incidents/acknowledge.ts';
 import * as ops from './ops.ts';
 import * as statusStore from './status-store.ts';
 import * as store from './store.ts';
@@ -24,10 +26,10 @@ export async function listStatuses(deps: Deps, guildId: string) {
  * Creates or replaces a status. When its alarm flag flips, every unit in it enters or leaves the
  * alarm topic in the same event; `units` gets a `statuses` notice so boards re-read labels and colours.
  */
-export async function putStatus(deps: Deps, guildId: string, s: { code: string; label: string; color: string; alarm: boolean; position?: number }, actor: Actor) {
+export async function putStatus(deps: Deps, guildId: string, s: { code: string; label: string; color: string; alarm: boolean; acknowledges?: boolean; position?: number }, actor: Actor) {
   return guildWrite(deps, guildId, async (tx) => {
     await statusStore.lockCatalogue(tx.sql, guildId, 'update');
-    const { status, previousAlarm } = await statusStore.putStatus(tx.sql, guildId, { ...s, position: s.position ?? null });
+    const { status, previousAlarm } = await statusStore.putStatus(tx.sql, guildId, { ...s, acknowledges: s.acknowledges ?? null, position: s.position ?? null });
     if (previousAlarm === null && (await statusStore.statusCount(tx.sql, guildId)) > MAX_STATUSES) {
       throw new AppError('CONFLICT', `a guild has at most ${MAX_STATUSES} statuses`);
     }
@@ -38,7 +40,7 @@ export async function putStatus(deps: Deps, guildId: string, s: { code: string; 
       }
     }
     tx.emit('units', { op: 'statuses' });
-    tx.audit('statuses.set', actor, { code: status.code, label: status.label, color: status.color, alarm: status.alarm });
+    tx.audit('statuses.set', actor, { code: status.code, label: status.label, color: status.color, alarm: status.alarm, acknowledges: status.acknowledges });
     return status;
   });
 }
@@ -58,44 +60,49 @@ export async function deleteStatus(deps: Deps, guildId: string, code: string, ac
 
 type StatusSource = 'dispatcher' | 'self' | 'game';
 
-/** Sets a unit's status: `units` patch, and `alarm` plus `overview.alarms` when it enters or leaves an alarm status. */
-async function changeStatus(tx: Tx, guildId: string, unit: store.UnitRow, code: string) {
+/**
+ * Sets a unit's (locked) status: `units` patch, and `alarm` plus `overview.alarms` when it enters or
+ * leaves an alarm status. A status with `acknowledges: true` acknowledges the unit's pending alarms
+ * on open sheets (see ../incidents/acknowledge.ts), in the same transaction.
+ */
+export async function changeStatus(tx: Tx, guildId: string, unit: { id: string; callsign: string; status: string }, code: string, by: ActorName) {
   const known = await statusStore.statusesByCode(tx.sql, guildId, [unit.status, code]);
   const next = known.get(code);
   if (!next) throw new AppError('BAD_REQUEST', `unknown status ${code}; see GET /admin/statuses`);
   const was = !!known.get(unit.status)?.alarm;
   const since = await store.setUnitStatus(tx.sql, guildId, unit.id, code);
   ops.emitStatus(tx, unit.callsign, code, since.getTime(), was, next.alarm);
+  if (next.acknowledges) await acknowledgeAlarms(tx, unit, next, by);
   return { callsign: unit.callsign, status: code, statusLabel: next.label, alarm: next.alarm, previous: unit.status, since };
 }
 
 /** A dispatcher sets any unit's status. */
-export async function setUnitStatus(deps: Deps, guildId: string, callsign: string, code: string, actor: Actor) {
+export async function setUnitStatus(deps: Deps, guildId: string, callsign: string, code: string, actor: Actor, by: ActorName) {
   return guildWrite(deps, guildId, async (tx) => {
     await statusStore.lockCatalogue(tx.sql, guildId, 'share');
     const unit = await store.lockUnit(tx.sql, guildId, callsign);
     if (!unit) throw noUnit(callsign);
-    const result = await changeStatus(tx, guildId, unit, code);
+    const result = await changeStatus(tx, guildId, unit, code, by);
     audit(tx, 'dispatcher', actor, result);
     return result;
   });
 }
 
 /** The caller sets the status of the unit they occupy (`PUT /me/unit-status`); 403 for any other unit. */
-export async function setOwnUnitStatus(deps: Deps, guildId: string, userId: string, callsign: string, code: string, actor: Actor) {
+export async function setOwnUnitStatus(deps: Deps, guildId: string, userId: string, callsign: string, code: string, actor: Actor, by: ActorName) {
   return guildWrite(deps, guildId, async (tx) => {
     await statusStore.lockCatalogue(tx.sql, guildId, 'share');
     const unit = await store.lockUnit(tx.sql, guildId, callsign);
     const seat = unit ? await store.seatOf(tx.sql, guildId, userId) : null;
     if (!unit || seat?.unitId !== unit.id) throw new AppError('FORBIDDEN', `you do not occupy unit ${callsign}`, { reason: 'not_your_unit', params: { unit: callsign } });
-    const result = await changeStatus(tx, guildId, unit, code);
+    const result = await changeStatus(tx, guildId, unit, code, by);
     audit(tx, 'self', actor, result);
     return result;
   });
 }
 
 /** The game sets the status of the unit the person with `badge` occupies. */
-export async function setUnitStatusByBadge(deps: Deps, guildId: string, badge: string, code: string, actor: Actor) {
+export async function setUnitStatusByBadge(deps: Deps, guildId: string, badge: string, code: string, actor: Actor, by: ActorName) {
   return guildWrite(deps, guildId, async (tx) => {
     await statusStore.lockCatalogue(tx.sql, guildId, 'share');
     const person = await store.lockPerson(tx.sql, guildId, { badge });
@@ -104,7 +111,7 @@ export async function setUnitStatusByBadge(deps: Deps, guildId: string, badge: s
     if (!seat) throw new AppError('CONFLICT', `${person.nickname} is not in a unit`);
     const unit = await store.lockUnit(tx.sql, guildId, seat.callsign);
     if (!unit) throw noUnit(seat.callsign);
-    const result = await changeStatus(tx, guildId, unit, code);
+    const result = await changeStatus(tx, guildId, unit, code, { ...by, name: `${by.name ?? 'Spiel'} (${person.nickname})` });
     audit(tx, 'game', actor, result);
     return result;
   });

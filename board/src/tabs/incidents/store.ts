@@ -11,7 +11,7 @@ type Ms<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? num
 
 /** An incident sheet without its timeline, times as epoch ms (the `incident` notice's shape). */
 export type Sheet = Omit<Ms<ApiSheet, 'createdAt' | 'updatedAt' | 'closedAt'>, 'units'> & {
-  units: Ms<ApiSheet['units'][number], 'assignedAt'>[];
+  units: Ms<ApiSheet['units'][number], 'assignedAt' | 'alarmedAt' | 'acknowledgedAt'>[];
 };
 export type Entry = Ms<ApiEntry, 'at'>;
 export type Detail = Sheet & { entries: Entry[] };
@@ -24,7 +24,10 @@ export function toSheet(s: ApiSheet | Sheet): Sheet {
   return {
     number: s.number, keyword: s.keyword, location: s.location, priority: s.priority, state: s.state, version: s.version,
     call: s.call, createdAt: ms(s.createdAt), updatedAt: ms(s.updatedAt), closedAt: msOrNull(s.closedAt), createdBy: s.createdBy,
-    units: s.units.map((u) => ({ callsign: u.callsign, label: u.label, assignedAt: ms(u.assignedAt) })),
+    units: s.units.map((u) => ({
+      callsign: u.callsign, label: u.label, assignedAt: ms(u.assignedAt),
+      alarmedAt: msOrNull(u.alarmedAt), acknowledgedAt: msOrNull(u.acknowledgedAt), unacknowledged: u.unacknowledged,
+    })),
   };
 }
 const toEntry = (e: ApiEntry | Entry): Entry => ({ ...e, at: ms(e.at) });

@@ -20,13 +20,14 @@ export const fireRescueDe: Template = {
   statuses: [
     { code: '1', label: 'Einsatzbereit über Funk', color: '#2e7d32', alarm: false, position: 1 },
     { code: '2', label: 'Einsatzbereit auf Wache', color: '#1b5e20', alarm: false, position: 2 },
-    { code: '3', label: 'Einsatz übernommen', color: '#f9a825', alarm: false, position: 3 },
+    { code: '3', label: 'Einsatz übernommen', color: '#f9a825', alarm: false, acknowledges: true, position: 3 },
     { code: '4', label: 'Am Einsatzort', color: '#ef6c00', alarm: false, position: 4 },
     { code: '5', label: 'Sprechwunsch', color: '#1565c0', alarm: false, position: 5 },
     { code: '6', label: 'Nicht einsatzbereit', color: '#616161', alarm: false, position: 6 },
     { code: '7', label: 'Patient aufgenommen', color: '#6a1b9a', alarm: false, position: 7 },
     { code: '8', label: 'Am Zielort', color: '#00838f', alarm: false, position: 8 },
     { code: '0', label: 'Notruf/priorisierter Sprechwunsch', color: '#c62828', alarm: true, position: 9 },
+    { code: 'A', label: 'Alarmiert', color: '#d50000', alarm: true, position: 10 },
   ],
   // German radio names: Florian = fire brigade; 11 ELW 1, 33 DLK 23/12, 46 HLF 20, 82 NEF, 83 RTW.
   units: [

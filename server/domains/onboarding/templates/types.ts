@@ -10,7 +10,7 @@ export interface Template {
   id: string;
   title: { de: string; en: string };
   ranks: { id: string; name: string; position: number; capabilities: readonly Capability[] }[];
-  statuses: { code: string; label: string; color: string; alarm: boolean; position: number }[];
+  statuses: { code: string; label: string; color: string; alarm: boolean; acknowledges?: boolean; position: number }[];
   units: { callsign: string; label: string; orgUnit: string }[];
   letterheads: {
     name: string; organisation: string; addressLines: string[]; primaryColor: string; secondaryColor: string; footer: string;
