@@ -10,7 +10,7 @@ export type { AppRouter };
 export type { DroppedFrame, LiveFrame, StatusFrame, WatchFrame } from '../contract/frames.ts';
 export type { TopicState } from '../contract/reducers.ts';
 export type { Op, Topic } from '../contract/topics.ts';
-export type { AlarmState } from '../server/domains/live/service.ts';
+export type { AlarmState } from '../contract/alarm.ts';
 /** Route metadata (REST path, access, scopes) carried by each procedure's type. */
 export type { Meta } from '../server/trpc/meta.ts';
 /** The server's request context: in the package an opaque `object` (clients never read it). */

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db.ts';
-import type { CrewIncident } from '../live/service.ts';
+import type { CrewIncident } from '../../../contract/alarm.ts';
 
 export interface AlarmUnitRow { id: string; callsign: string; label: string; status: string }
 

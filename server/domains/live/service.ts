@@ -1,4 +1,5 @@
 import { tracked } from '@trpc/server';
+import type { AlarmState, CrewIncident } from '../../../contract/alarm.ts';
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import type { Principal, SessionPrincipal } from '../../auth/principal.ts';
@@ -119,19 +120,6 @@ function followRights(
   });
 }
 
-/** The open sheet a crew's unit was last alarmed for, as the crew sees it (GET /me/alarm `incident`). */
-export interface CrewIncident {
-  number: number;
-  keyword: string;
-  priority: number;
-  location: string | { x?: number; y?: number; street?: string; postal?: string; text?: string } | null;
-  message: string | null;
-  alarmedAt: Date;
-  acknowledgedAt: Date | null;
-  units: { callsign: string; label: string; alarmedAt: Date; acknowledgedAt: Date | null }[];
-  entries: { kind: string; text: string; at: Date; by: string | null }[];
-}
-export interface AlarmState { onDuty: boolean; alarms: string[]; unit: string | null; incident: CrewIncident | null }
 
 /** The callsign of the unit `userId` occupies (the units topic's members), or null. */
 function occupiedUnit(hub: GuildHub, userId: string): string | null {
