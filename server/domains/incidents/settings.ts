@@ -4,10 +4,9 @@ import { inGuildTx } from '../../store/tx.ts';
 import { alarmAckTimeout, setAlarmAckTimeout } from './store.ts';
 
 const AlarmSettings = z.object({ alarmAckTimeoutS: z.number().int().describe('Seconds after which an alarm not acknowledged is flagged on the desk.') });
+const ackTimeoutRule = 'alarmAckTimeoutS must be a whole number of seconds from 10 to 600';
 const AlarmSettingsPatch = z.strictObject({
-  alarmAckTimeoutS: z.number({ error: 'alarmAckTimeoutS must be a whole number of seconds from 10 to 600' })
-    .int('alarmAckTimeoutS must be a whole number of seconds from 10 to 600')
-    .min(10, 'alarmAckTimeoutS must be a whole number of seconds from 10 to 600').max(600, 'alarmAckTimeoutS must be a whole number of seconds from 10 to 600'),
+  alarmAckTimeoutS: z.number({ error: ackTimeoutRule }).int(ackTimeoutRule).min(10, ackTimeoutRule).max(600, ackTimeoutRule),
 });
 
 /** The guild's alarm settings (a column of guilds, like the clock settings). */
