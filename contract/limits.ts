@@ -10,7 +10,7 @@ export const callLimits = {
 } as const;
 
 /** Incident sheets: the keyword (Einsatzstichwort) and one timeline entry. */
-export const incidentLimits = { keyword: 120, entryText: 1000, alarmUnits: 20 } as const;
+export const incidentLimits = { keyword: 120, entryText: 1000, alarmUnits: 20, searchText: 200 } as const;
 
 /** Letterheads: one-line fields, address lines, the footer. */
 export const letterheadLimits = { name: 80, organisation: 120, addressLines: 6, addressLine: 120, footer: 500, footerLines: 4 } as const;
