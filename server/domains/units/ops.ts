@@ -3,13 +3,14 @@ import type { MemberRow, UnitRow } from './store.ts';
 
 /**
  * Topic ops of unit writes, in the state shapes of hub/state/loaders.ts (times epoch ms):
- * units: callsign -> { callsign, label, orgUnit, status, since, members: [{ id, nickname }] }
+ * units: callsign -> { callsign, label, orgUnit, status, since, note, members: [{ id, nickname }] }
+ *   (note: the crew's note with the current status, or null)
  * alarm: callsign -> { callsign, status, since } while the unit's status carries alarm: true.
  * `overview.units` and `overview.alarms` count those two maps.
  */
 export function unitValue(u: UnitRow, members: MemberRow[]) {
   return {
-    callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, status: u.status, since: u.since.getTime(),
+    callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, status: u.status, since: u.since.getTime(), note: u.note,
     members: members.map((m) => ({ id: m.userId, nickname: m.nickname })),
   };
 }
@@ -34,9 +35,9 @@ export function emitMemberLeft(tx: Tx, callsign: string, userId: string) {
   tx.emit('units', { op: 'unlink', key: callsign, field: 'members', id: userId });
 }
 
-/** A unit's status changed from one with alarm flag `was` to one with `is`. */
-export function emitStatus(tx: Tx, callsign: string, status: string, since: number, was: boolean, is: boolean) {
-  tx.emit('units', { op: 'patch', key: callsign, value: { status, since } });
+/** A unit's status changed from one with alarm flag `was` to one with `is`; `note` replaces the last one. */
+export function emitStatus(tx: Tx, callsign: string, status: string, since: number, was: boolean, is: boolean, note: string | null) {
+  tx.emit('units', { op: 'patch', key: callsign, value: { status, since, note } });
   if (is) {
     tx.emit('alarm', { op: 'upsert', key: callsign, value: { callsign, status, since } });
     if (!was) tx.emit('overview', { op: 'add', field: 'alarms', by: 1 });

@@ -2,7 +2,7 @@ import { guildProcedure, router } from '../../trpc/init.ts';
 import { requireSession } from '../../trpc/session.ts';
 import { actorName } from '../calls/router.ts';
 import * as s from './schema.ts';
-import { createUnit, deleteUnit, joinUnit, leaveUnit, listUnits, updateUnit } from './service.ts';
+import { createUnit, deleteUnit, joinUnit, leaveUnit, listCrewUnits, listUnits, updateUnit } from './service.ts';
 import { deleteStatus, listStatuses, putStatus, setOwnUnitStatus, setUnitStatus, setUnitStatusByBadge } from './status-service.ts';
 
 const gameStatus = ['units:unit.ingame_status'] as const;
@@ -46,6 +46,15 @@ export const unitsRouter = router({
     })
     .output(s.UnitList)
     .query(({ ctx }) => listUnits(ctx.deps, ctx.guildId)),
+
+  crewList: guildProcedure
+    .meta({
+      rest: { method: 'GET', path: '/me/units' }, tag: 'Allgemein',
+      summary: 'The units you may occupy, to choose yours from: callsign, label, station, status and how many occupy it (no names).',
+      access: 'member', capability: 'timeclock.own.use', sessionOnly: true, module: 'dispatch',
+    })
+    .output(s.CrewUnitList)
+    .query(({ ctx }) => listCrewUnits(ctx.deps, ctx.guildId)),
 
   create: guildProcedure
     .meta({
@@ -129,12 +138,12 @@ export const unitsRouter = router({
   selfStatus: guildProcedure
     .meta({
       rest: { method: 'PUT', path: '/me/unit-status' }, tag: 'Allgemein',
-      summary: 'Set the status of the unit you occupy. 403 for any unit you do not occupy.',
+      summary: 'Set the status of the unit you occupy, optionally with a note for the desk (at most 200 characters; cleared by the next status change). 403 for any unit you do not occupy.',
       access: 'member', capability: 'timeclock.own.use', sessionOnly: true, module: 'dispatch', audit: 'unit.self_status', topics: [...statusTopics],
       errors: { 400: 'Invalid body, or a status not in GET /admin/statuses.' },
     })
     .input(s.SelfUnitStatus).output(s.UnitStatusResult)
-    .mutation(({ ctx, input }) => setOwnUnitStatus(ctx.deps, ctx.guildId, requireSession(ctx).userId, input.callsign, input.status, ctx.actor, actorName(ctx))),
+    .mutation(({ ctx, input }) => setOwnUnitStatus(ctx.deps, ctx.guildId, requireSession(ctx).userId, input.callsign, input.status, ctx.actor, actorName(ctx), input.note)),
 
   gameStatus: guildProcedure
     .meta({

@@ -53,6 +53,7 @@ export const Unit = z.object({
   statusLabel: z.string().nullable(),
   alarm: z.boolean().describe('Whether the current status carries alarm: true.'),
   since: z.date().describe('When the current status was set.'),
+  note: z.string().nullable().describe('The crew\'s note with the current status (PUT /me/unit-status), or null.'),
   members: z.array(Member),
 });
 export const UnitList = z.object({ units: z.array(Unit) });
@@ -84,7 +85,14 @@ export const LeaveUnit = z.strictObject({}).optional();
 // ---- statuses of units -------------------------------------------------------------------------
 
 export const SetUnitStatus = z.strictObject({ callsign: Callsign, status: StatusCode });
-export const SelfUnitStatus = z.strictObject({ callsign: Callsign, status: StatusCode });
+/** A crew's note with its status (e.g. what a Sprechwunsch is about): at most this many characters. */
+export const MAX_STATUS_NOTE = 200;
+export const SelfUnitStatus = z.strictObject({
+  callsign: Callsign,
+  status: StatusCode,
+  note: plain('note').trim().max(MAX_STATUS_NOTE, `note has at most ${MAX_STATUS_NOTE} characters`).optional()
+    .describe('Optional note for the desk (e.g. with 5 Sprechwunsch), shown on the unit until its next status change; empty: none.'),
+});
 export const GameUnitStatus = z.strictObject({ badge: Badge, status: StatusCode });
 export const UnitStatusResult = z.object({
   callsign: z.string(),
@@ -93,4 +101,16 @@ export const UnitStatusResult = z.object({
   alarm: z.boolean(),
   previous: z.string().describe('The status before this change.'),
   since: z.date(),
+  note: z.string().nullable().describe('The crew\'s note with this status (PUT /me/unit-status), or null.'),
 });
+
+/** A unit as its crew chooses it (`GET /me/units`): no names of the people in it. */
+export const CrewUnit = z.object({
+  callsign: z.string(),
+  label: z.string(),
+  orgUnit: z.string().describe('Organisation unit, e.g. the station.'),
+  status: z.string(),
+  statusLabel: z.string().nullable(),
+  crew: z.number().int().describe('How many people occupy it.'),
+});
+export const CrewUnitList = z.object({ units: z.array(CrewUnit) });

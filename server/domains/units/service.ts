@@ -10,6 +10,11 @@ export async function listUnits(deps: Deps, guildId: string) {
   return { units: await store.unitsWithMembers(deps.sql, guildId) };
 }
 
+/** `GET /me/units`: the units a crew chooses from (never a typed callsign), by station. */
+export async function listCrewUnits(deps: Deps, guildId: string) {
+  return { units: await store.unitsForCrew(deps.sql, guildId) };
+}
+
 const taken = (callsign: string) => new AppError('CONFLICT', `a unit with callsign ${callsign} already exists`);
 export const noUnit = (callsign: string) => new AppError('NOT_FOUND', `no unit ${callsign}`);
 
@@ -133,6 +138,6 @@ function personMissing(who: Seating): AppError {
 function view(u: store.UnitRow, members: store.MemberRow[], status: statusStore.StatusRow | null) {
   return {
     callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, status: u.status, statusLabel: status?.label ?? null,
-    alarm: !!status?.alarm, since: u.since, members,
+    alarm: !!status?.alarm, since: u.since, note: u.note, members,
   };
 }

@@ -65,15 +65,15 @@ type StatusSource = 'dispatcher' | 'self' | 'game';
  * leaves an alarm status. A status with `acknowledges: true` acknowledges the unit's pending alarms
  * on open sheets (see ../incidents/acknowledge.ts), in the same transaction.
  */
-export async function changeStatus(tx: Tx, guildId: string, unit: { id: string; callsign: string; status: string }, code: string, by: ActorName) {
+export async function changeStatus(tx: Tx, guildId: string, unit: { id: string; callsign: string; status: string }, code: string, by: ActorName, note: string | null = null) {
   const known = await statusStore.statusesByCode(tx.sql, guildId, [unit.status, code]);
   const next = known.get(code);
   if (!next) throw new AppError('BAD_REQUEST', `unknown status ${code}; see GET /admin/statuses`);
   const was = !!known.get(unit.status)?.alarm;
-  const since = await store.setUnitStatus(tx.sql, guildId, unit.id, code);
-  ops.emitStatus(tx, unit.callsign, code, since.getTime(), was, next.alarm);
+  const since = await store.setUnitStatus(tx.sql, guildId, unit.id, code, note);
+  ops.emitStatus(tx, unit.callsign, code, since.getTime(), was, next.alarm, note);
   if (next.acknowledges) await acknowledgeAlarms(tx, unit, next, by);
-  return { callsign: unit.callsign, status: code, statusLabel: next.label, alarm: next.alarm, previous: unit.status, since };
+  return { callsign: unit.callsign, status: code, statusLabel: next.label, alarm: next.alarm, previous: unit.status, since, note };
 }
 
 /** A dispatcher sets any unit's status. */
@@ -88,14 +88,17 @@ export async function setUnitStatus(deps: Deps, guildId: string, callsign: strin
   });
 }
 
-/** The caller sets the status of the unit they occupy (`PUT /me/unit-status`); 403 for any other unit. */
-export async function setOwnUnitStatus(deps: Deps, guildId: string, userId: string, callsign: string, code: string, actor: Actor, by: ActorName) {
+/**
+ * The caller sets the status of the unit they occupy (`PUT /me/unit-status`), with an optional note
+ * for the desk (an empty one is none); 403 for any other unit.
+ */
+export async function setOwnUnitStatus(deps: Deps, guildId: string, userId: string, callsign: string, code: string, actor: Actor, by: ActorName, note?: string) {
   return guildWrite(deps, guildId, async (tx) => {
     await statusStore.lockCatalogue(tx.sql, guildId, 'share');
     const unit = await store.lockUnit(tx.sql, guildId, callsign);
     const seat = unit ? await store.seatOf(tx.sql, guildId, userId) : null;
     if (!unit || seat?.unitId !== unit.id) throw new AppError('FORBIDDEN', `you do not occupy unit ${callsign}`, { reason: 'not_your_unit', params: { unit: callsign } });
-    const result = await changeStatus(tx, guildId, unit, code, by);
+    const result = await changeStatus(tx, guildId, unit, code, by, note || null);
     audit(tx, 'self', actor, result);
     return result;
   });
@@ -118,7 +121,7 @@ export async function setUnitStatusByBadge(deps: Deps, guildId: string, badge: s
 }
 
 /** Spec §6 names `unit.self_status`; dispatcher changes are audited too. Game changes by badge are not (like the badge clock). */
-function audit(tx: Tx, source: StatusSource, actor: Actor, r: { callsign: string; status: string; previous: string }) {
+function audit(tx: Tx, source: StatusSource, actor: Actor, r: { callsign: string; status: string; previous: string; note: string | null }) {
   if (source === 'game') return;
-  tx.audit(source === 'self' ? 'unit.self_status' : 'unit.status_set', actor, { callsign: r.callsign, status: r.status, previous: r.previous });
+  tx.audit(source === 'self' ? 'unit.self_status' : 'unit.status_set', actor, { callsign: r.callsign, status: r.status, previous: r.previous, ...(r.note ? { note: r.note } : {}) });
 }

@@ -1,12 +1,12 @@
 import type { Db } from '../../store/db.ts';
 
-export interface UnitRow { id: string; callsign: string; label: string; orgUnit: string; status: string; since: Date }
+export interface UnitRow { id: string; callsign: string; label: string; orgUnit: string; status: string; since: Date; note: string | null }
 export interface MemberRow { userId: string; nickname: string; since: Date }
 
 /** Every unit with its members and its status's label and alarm flag, for `GET /units`. */
 export async function unitsWithMembers(db: Db, guildId: string) {
   const rows = await db`
-    select u.callsign, u.label, u.org_unit, u.status, u.status_since, s.label as status_label, coalesce(s.alarm, false) as alarm,
+    select u.callsign, u.label, u.org_unit, u.status, u.status_since, u.status_note, s.label as status_label, coalesce(s.alarm, false) as alarm,
       coalesce(json_agg(json_build_object('userId', m.user_id, 'nickname', p.nickname, 'since', m.since) order by m.since, m.user_id)
         filter (where m.user_id is not null), '[]') as members
     from units u
@@ -19,13 +19,29 @@ export async function unitsWithMembers(db: Db, guildId: string) {
   return rows.map((r) => ({
     callsign: r.callsign as string, label: r.label as string, orgUnit: r.org_unit as string, status: r.status as string,
     statusLabel: (r.status_label as string) ?? null, alarm: r.alarm as boolean, since: r.status_since as Date,
+    note: (r.status_note as string | null) ?? null,
     members: (r.members as { userId: string; nickname: string; since: string }[]).map((m) => ({ ...m, since: new Date(m.since) })),
+  }));
+}
+
+/** Every unit as a crew chooses one (`GET /me/units`): status and how many occupy it, no names. */
+export async function unitsForCrew(db: Db, guildId: string) {
+  const rows = await db`
+    select u.callsign, u.label, u.org_unit, u.status, s.label as status_label,
+      (select count(*) from unit_members m where m.guild_id = u.guild_id and m.unit_id = u.id)::int as crew
+    from units u
+    left join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status
+    where u.guild_id = ${guildId}
+    order by lower(u.org_unit), lower(u.callsign)`;
+  return rows.map((r) => ({
+    callsign: r.callsign as string, label: r.label as string, orgUnit: r.org_unit as string, status: r.status as string,
+    statusLabel: (r.status_label as string | null) ?? null, crew: r.crew as number,
   }));
 }
 
 /** The unit with this callsign (any case), locked against concurrent writes of the same unit. */
 export async function lockUnit(db: Db, guildId: string, callsign: string): Promise<UnitRow | null> {
-  const [row] = await db`select id, callsign, label, org_unit, status, status_since from units
+  const [row] = await db`select id, callsign, label, org_unit, status, status_since, status_note from units
     where guild_id = ${guildId} and lower(callsign) = lower(${callsign}) for update`;
   return row ? toUnit(row) : null;
 }
@@ -34,7 +50,7 @@ export async function lockUnit(db: Db, guildId: string, callsign: string): Promi
 export async function insertUnit(db: Db, guildId: string, u: { callsign: string; label: string; orgUnit: string; status: string }): Promise<UnitRow | null> {
   const [row] = await db`insert into units (guild_id, callsign, label, org_unit, status)
     values (${guildId}, ${u.callsign}, ${u.label}, ${u.orgUnit}, ${u.status})
-    on conflict do nothing returning id, callsign, label, org_unit, status, status_since`;
+    on conflict do nothing returning id, callsign, label, org_unit, status, status_since, status_note`;
   return row ? toUnit(row) : null;
 }
 
@@ -44,7 +60,7 @@ export async function updateUnit(db: Db, guildId: string, id: string, u: { calls
     update units set callsign = ${u.callsign}, label = ${u.label}, org_unit = ${u.orgUnit}
     where guild_id = ${guildId} and id = ${id}
       and not exists (select 1 from units o where o.guild_id = ${guildId} and o.id <> ${id} and lower(o.callsign) = lower(${u.callsign}))
-    returning id, callsign, label, org_unit, status, status_since`;
+    returning id, callsign, label, org_unit, status, status_since, status_note`;
   return row ? toUnit(row) : null;
 }
 
@@ -52,8 +68,9 @@ export async function deleteUnit(db: Db, guildId: string, id: string): Promise<v
   await db`delete from units where guild_id = ${guildId} and id = ${id}`;
 }
 
-export async function setUnitStatus(db: Db, guildId: string, id: string, status: string): Promise<Date> {
-  const [row] = await db`update units set status = ${status}, status_since = now()
+/** Sets the status and its crew note (null: none): every status change replaces the last note. */
+export async function setUnitStatus(db: Db, guildId: string, id: string, status: string, note: string | null): Promise<Date> {
+  const [row] = await db`update units set status = ${status}, status_since = now(), status_note = ${note}
     where guild_id = ${guildId} and id = ${id} returning status_since`;
   return row.status_since as Date;
 }
@@ -110,6 +127,6 @@ export async function lockPerson(db: Db, guildId: string, who: { userId: string 
 function toUnit(r: Record<string, unknown>): UnitRow {
   return {
     id: String(r.id), callsign: r.callsign as string, label: r.label as string, orgUnit: r.org_unit as string,
-    status: r.status as string, since: r.status_since as Date,
+    status: r.status as string, since: r.status_since as Date, note: (r.status_note as string | null) ?? null,
   };
 }
