@@ -11,5 +11,9 @@ export interface CrewIncident {
   entries: { kind: string; text: string; at: Date; by: string | null }[];
 }
 
-/** What `me.alarm.watch` sends the crew: on duty, the units alarmed now, the unit it occupies, its incident. */
-export interface AlarmState { onDuty: boolean; alarms: string[]; unit: string | null; incident: CrewIncident | null }
+/** What `me.alarm.watch` sends the crew: on duty, the units alarmed now, the unit it occupies and its status, its incident. */
+export interface AlarmState {
+  onDuty: boolean; alarms: string[]; unit: string | null; incident: CrewIncident | null;
+  /** The status code the own unit is in (what its crew's status buttons show as current), or null without a unit. */
+  unitStatus?: string | null;
+}

@@ -130,7 +130,9 @@ function occupiedUnit(hub: GuildHub, userId: string): string | null {
 }
 
 function alarmStateOf(hub: GuildHub, userId: string): Omit<AlarmState, 'incident'> {
-  return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort(), unit: occupiedUnit(hub, userId) };
+  const unit = occupiedUnit(hub, userId);
+  const unitStatus = unit ? (hub.states.units[unit] as { status: string } | undefined)?.status ?? null : null;
+  return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort(), unit, unitStatus };
 }
 
 /** Whether the event may change what the crew of `unit` sees of its incident (sheet `current`, if any). */
@@ -225,7 +227,12 @@ export async function alarmNow(deps: Deps, guildId: string, userId: string) {
         join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status and s.alarm
         where u.guild_id = ${guildId}), '{}') as alarms,
       (select u.callsign from unit_members m join units u on u.guild_id = m.guild_id and u.id = m.unit_id
-        where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit`;
+        where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit,
+      (select u.status from unit_members m join units u on u.guild_id = m.guild_id and u.id = m.unit_id
+        where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit_status`;
   const unit = (row.unit as string | null) ?? null;
-  return { onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit, incident: unit ? await crewIncident(deps.sql, guildId, unit) : null };
+  return {
+    onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit, unitStatus: (row.unit_status as string | null) ?? null,
+    incident: unit ? await crewIncident(deps.sql, guildId, unit) : null,
+  };
 }
