@@ -145,7 +145,7 @@ t.test('guild B cannot see or touch A\'s calls and sheets: 404 with a key, 403 w
   t.same(await callStatus(A, 'a-target'), ['open:1']);
 
   t.same((await api('GET', '/calls', { key: keyB })).body, { count: 0, calls: [] });
-  t.same((await api('GET', '/incidents', { key: keyB })).body, { count: 0, incidents: [] });
+  t.same((await api('GET', '/incidents', { key: keyB })).body, { count: 0, incidents: [], nextCursor: null });
   for (const [method, path, body] of boardRoutes(1, 'a-target').filter(([m, p]) => p.includes('/incidents/') || p.includes('/take'))) {
     assertError(t, await api(method, path, { key: keyB, body }), 404, `key of B: ${method} ${path}`);
   }

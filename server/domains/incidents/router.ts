@@ -3,6 +3,7 @@ import { actorName } from '../calls/router.ts';
 import * as s from './schema.ts';
 import * as svc from './service.ts';
 import { alarmUnits } from './alarm.ts';
+import { listIncidents } from './search.ts';
 
 const manage = { access: 'admin', capability: 'incidents.manage', module: 'incidents' } as const;
 const closed = 'The incident sheet is closed';
@@ -11,11 +12,12 @@ export const incidentsRouter = router({
   list: guildProcedure
     .meta({
       rest: { method: 'GET', path: '/incidents' }, tag: 'Einsatzblatt',
-      summary: 'Incident sheets, newest first; filter by state open or closed.',
+      summary: 'Incident sheets, newest first, a page at a time: filter by state, search words (q), unit, and the days created (from, to); nextCursor fetches the next page.',
+      errors: { 400: 'A bad parameter: q too long or over 8 words, a date that does not exist, from after to, a cursor that is not a nextCursor, a limit out of 1..500.' },
       access: 'view', capability: 'dispatch.view', module: 'incidents',
     })
     .input(s.ListIncidents).output(s.IncidentList)
-    .query(({ ctx, input }) => svc.listIncidents(ctx.deps, ctx.guildId, input?.state, input?.limit)),
+    .query(({ ctx, input }) => listIncidents(ctx.deps, ctx.guildId, input ?? {})),
 
   get: guildProcedure
     .meta({

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { text } from '../../core/text.ts';
+import { plain, text } from '../../core/text.ts';
+import { parseDay } from '../stats/zone.ts';
+import { decodeCursor } from './cursor.ts';
 import { incidentLimits } from '../../../contract/limits.ts';
 import { ActorRef, Keyword, Location, LocationOut, Priority } from '../calls/schema.ts';
 import { Callsign } from '../units/schema.ts';
@@ -16,13 +18,29 @@ const Limit = z
   .union([z.number(), z.string().regex(/^[0-9]{1,4}$/, 'limit must be a whole number from 1 to 500').transform(Number)], { error: 'limit must be a whole number from 1 to 500' })
   .pipe(z.number().int('limit must be a whole number from 1 to 500').min(1, 'limit must be a whole number from 1 to 500').max(500, 'limit must be a whole number from 1 to 500'));
 
+/** Search words: printable text, at most 200 characters, at most 8 words. */
+const SearchText = plain('q').max(incidentLimits.searchText, `q has at most ${incidentLimits.searchText} characters`)
+  .refine((s) => s.trim().split(/\s+/).length <= 8, 'q has at most 8 words');
+
+const Day = (name: string) => z.string({ error: `${name} must be a date YYYY-MM-DD` })
+  .refine((s) => parseDay(s) !== null, `${name} must be a date YYYY-MM-DD that exists (e.g. 2026-02-28)`);
+
+/** An opaque page cursor (the number of the last sheet of the page before, encoded). */
+const Cursor = z.string({ error: 'cursor must be the nextCursor of a page' })
+  .refine((s) => decodeCursor(s) !== null, 'cursor is not a nextCursor of this list (send it as it was answered)');
+
 export const IncidentState = z.enum(['open', 'closed'], { error: 'state must be open or closed' });
 export const EntryKind = z.enum(['note', 'created', 'updated', 'unit_assigned', 'unit_released', 'closed', 'report', 'resolved', 'unit_alarmed', 'unit_acknowledged']);
 
 export const ListIncidents = z.strictObject({
   state: IncidentState.optional().describe('Only open or only closed sheets; default both.'),
   limit: Limit.optional().describe('At most this many, newest first; 1 to 500, default 100.'),
-}).optional();
+  q: SearchText.optional().describe(`Search words (at most ${incidentLimits.searchText} characters, 8 words): a sheet matches when each word is found, in any case, in its keyword, location (text, street, postal), a unit ever on it, the game caller's name or phone, or the name of its creator or of anyone who wrote to its timeline. A number alone also finds the sheet with that number.`),
+  unit: Callsign.optional().describe('Only sheets this unit (callsign, any case) was ever assigned or alarmed to.'),
+  from: Day('from').optional().describe('Only sheets created on this day (YYYY-MM-DD, the guild\'s time zone) or later.'),
+  to: Day('to').optional().describe('Only sheets created on this day or earlier (included).'),
+  cursor: Cursor.optional().describe('nextCursor of the page before: the next page of the same query (same q, unit, from, to, state).'),
+}).refine((q) => !q.from || !q.to || q.from <= q.to, { message: 'from must not be after to', path: ['from'] }).optional();
 
 export const NumberParam = z.strictObject({ number: IncidentNumber });
 
@@ -105,4 +123,8 @@ export const IncidentDetail = Incident.extend({
   entries: z.array(Entry).describe('Timeline, oldest first.'),
   alarmAckTimeoutS: z.number().int().describe('The guild\'s setting: an alarm not acknowledged within this many seconds is flagged (units[].unacknowledged).'),
 });
-export const IncidentList = z.object({ count: z.number().int(), incidents: z.array(Incident) });
+export const IncidentList = z.object({
+  count: z.number().int(),
+  incidents: z.array(Incident),
+  nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null: this was the last page.'),
+});

@@ -155,8 +155,3 @@ export async function getIncident(deps: Deps, guildId: string, number: number) {
   if (!incident) throw new AppError('NOT_FOUND', `no incident sheet ${number} in this guild`);
   return { ...incident, entries: await store.entriesOf(deps.sql, guildId, number), alarmAckTimeoutS: await store.alarmAckTimeout(deps.sql, guildId) };
 }
-
-export async function listIncidents(deps: Deps, guildId: string, state: 'open' | 'closed' | undefined, limit: number | undefined) {
-  const incidents = await store.listIncidents(deps.sql, guildId, state ?? null, limit ?? 100);
-  return { count: incidents.length, incidents };
-}

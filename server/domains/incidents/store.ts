@@ -109,21 +109,11 @@ export async function alarmAckTimeout(db: Db, guildId: string): Promise<number> 
   return (row?.alarm_ack_timeout_s as number | undefined) ?? 60;
 }
 
-/** Newest first. */
-export async function listIncidents(db: Db, guildId: string, state: 'open' | 'closed' | null, limit: number): Promise<IncidentOut[]> {
-  const rows = await db`
-    select i.*, c.id::text as call_id_text, c.external_id as call_external_id, ${unitsOf(db)} as units
-    from incidents i left join calls c on c.guild_id = i.guild_id and c.id = i.call_id
-    where i.guild_id = ${guildId} and (${state}::text is null or i.state = ${state}::text)
-    order by i.number desc limit ${limit}`;
-  return rows.map(toIncident);
-}
-
 /**
  * The sheet's assigned units as a JSON array (a correlated subquery on `i`). `unacknowledged` is
  * computed here, at read time, against the guild's alarmAckTimeoutS: no timer has to flip it.
  */
-function unitsOf(db: Db) {
+export function unitsOf(db: Db) {
   return db`coalesce((
     select json_agg(json_build_object('callsign', u.callsign, 'label', u.label, 'assignedAt', iu.assigned_at,
       'alarmedAt', iu.alarmed_at, 'acknowledgedAt', iu.acknowledged_at,
@@ -134,7 +124,7 @@ function unitsOf(db: Db) {
     where iu.guild_id = i.guild_id and iu.number = i.number), '[]'::json)`;
 }
 
-function toIncident(r: Record<string, any>): IncidentOut {
+export function toIncident(r: Record<string, any>): IncidentOut {
   return {
     number: r.number,
     keyword: r.keyword,
