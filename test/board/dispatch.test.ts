@@ -101,7 +101,7 @@ t.test('stand-by on and off, live on a second board; an admin takes someone off 
 
 t.test('a trainee (no dispatch.view) sees no seats or roster, only their own buttons, and the server\'s answers', async (t) => {
   const page = await open(t, demo.trainee, { tab: 'dispatch' });
-  await page.locator('#slots-no-right').getByText('Wer auf welchem Platz sitzt, sehen Ränge mit der Berechtigung „dispatch.view“.').waitFor();
+  await page.locator('#slots-no-right').getByText('Wer auf welchem Platz sitzt, sehen Ränge mit dem Recht „Leitstelle und Meldungen sehen“.').waitFor();
   await page.locator('#standby-no-right').waitFor();
   t.equal(await page.locator('li.slot, #standby-list, button.clear, button.remove').count(), 0, 'no seats, no roster, nothing to free or remove');
   await page.locator('#standby-on').click();

@@ -169,7 +169,7 @@ t.test('occupying and leaving a unit: off duty the server says why, on duty the 
 
 t.test('a trainee (no dispatch.view) gets the no-right message, no fleet controls, and sets the status of the unit they occupy', async (t) => {
   const page = await open(t, demo.trainee, { tab: 'units' });
-  await page.locator('#units-no-right').getByText('Die Einheitenübersicht sehen Ränge mit der Berechtigung „dispatch.view“.').waitFor();
+  await page.locator('#units-no-right').getByText('Die Einheitenübersicht sehen Ränge mit dem Recht „Leitstelle und Meldungen sehen“.').waitFor();
   t.equal(await page.locator('.unit-tile, #unit-grid, #unit-detail').count(), 0, 'no grid, no tiles, no unit panel');
   t.equal(await page.locator('.status-picker').count(), 0, 'no status buttons before occupying a unit');
   await b.rest('POST', '/admin/clock-in', { badge: '05' });
@@ -244,7 +244,7 @@ t.test('in English', async (t) => {
   await tile(page, 'RTW-1').click();
   t.equal(await page.locator('#unit-join').innerText(), 'Occupy');
   const trainee = await open(t, demo.trainee, { tab: 'units', lang: 'en' });
-  await trainee.locator('#units-no-right').getByText('The unit overview is shown to ranks with the capability “dispatch.view”.').waitFor();
+  await trainee.locator('#units-no-right').getByText('The unit overview is shown to ranks with the right to “see dispatch and calls”.').waitFor();
   t.equal(await trainee.locator('#own-unit-title').innerText(), 'My unit');
 });
 

@@ -14,6 +14,8 @@ export const alarmCallsigns = signal<readonly string[] | null>(null);
 export const feedState = signal<FeedState>('connecting');
 /** The callsign of the unit the person occupies (`unit` of the alarm state), null for none or before the first state. */
 export const occupiedUnit = signal<string | null>(null);
+/** Whether the person is clocked in (`onDuty` of the alarm state), null before the first state: the own clock follows it live. */
+export const ownOnDuty = signal<boolean | null>(null);
 
 let current: { guildId: string; watcher: { close(): void } } | null = null;
 
@@ -28,9 +30,10 @@ export function startAlarmFeed(guildId: string): void {
   const watcher = watchAlarm({
     url: location.origin,
     guildId,
-    onState: ({ alarms, unit }) => {
+    onState: ({ onDuty, alarms, unit }) => {
       if (!mine()) return;
       alarmCallsigns.value = alarms;
+      ownOnDuty.value = onDuty;
       occupiedUnit.value = unit;
       if (feedState.peek() !== 'degraded') feedState.value = 'live';
     },
@@ -50,6 +53,7 @@ export function stopAlarmFeed(): void {
   current?.watcher.close();
   current = null;
   alarmCallsigns.value = null;
+  ownOnDuty.value = null;
   occupiedUnit.value = null;
   feedState.value = 'connecting';
 }

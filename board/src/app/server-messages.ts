@@ -1,4 +1,6 @@
 import type { ErrorReason } from '../../../contract/errors.ts';
+import { isCapability } from '../../../contract/capabilities.ts';
+import { capabilityWords } from './capability-labels.ts';
 
 type Params = Readonly<Record<string, string | undefined>>;
 
@@ -21,14 +23,25 @@ const german: Partial<Record<ErrorReason, (p: Params) => string | undefined>> = 
   call_taken: (p) => p.call && `Die Meldung ${p.call} wurde bereits übernommen${p.sheet ? ` (Einsatzblatt ${p.sheet})` : ''}.`,
   incident_closed: (p) => p.sheet && `Einsatzblatt ${p.sheet} ist abgeschlossen.`,
   unit_occupied: (p) => p.unit && `${p.unit} ist besetzt; die Besatzung muss zuerst aussteigen.`,
-  capability_missing: (p) => p.capability && `Deinem Rang fehlt die Berechtigung „${p.capability}“.`,
+  capability_missing: (p) => p.capability && `Deinem Rang fehlt das Recht „${rightInWords(p.capability, 'de')}“.`,
   module_off: (p) => p.module && `Das Modul „${p.module}“ ist für diese Wache ausgeschaltet.`,
   database_unavailable: () => 'Die Datenbank ist gerade nicht erreichbar; versuch es gleich noch einmal.',
   status_in_use: (p) => p.status && p.units && `Status ${p.status} wird noch verwendet von ${p.units}.`,
 };
 
-/** The error in `lang`: German where the table knows its reason, else the server's `message`. */
+/** English where the server's message would name something only its API knows (a capability's raw name). */
+const english: Partial<Record<ErrorReason, (p: Params) => string | undefined>> = {
+  capability_missing: (p) => p.capability && `Your rank lacks the right to “${rightInWords(p.capability, 'en')}”.`,
+};
+
+/** A capability as people read it ("Leitstelle und Meldungen sehen"); one the board does not know stays as named. */
+function rightInWords(capability: string, lang: 'de' | 'en'): string {
+  if (!isCapability(capability)) return capability;
+  return capabilityWords[lang][capability];
+}
+
+/** The error in `lang`: in words where the table knows its reason, else the server's `message`. */
 export function localMessage(message: string, lang: 'de' | 'en', why?: { reason?: string; params?: Params }): string {
-  if (lang !== 'de' || !why?.reason) return message;
-  return german[why.reason as ErrorReason]?.(why.params ?? {}) || message;
+  if (!why?.reason) return message;
+  return (lang === 'de' ? german : english)[why.reason as ErrorReason]?.(why.params ?? {}) || message;
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import { signal } from '@preact/signals';
 import { lang, setLang, texts } from './i18n.ts';
 import { access, branding, guild, guilds, logout, notice, openGuild, phase, prefs, savePrefs, signedOutReason } from './session.ts';
@@ -9,7 +9,7 @@ import { AlarmBanner } from '../alarm/banner.tsx';
 import { DiscordLogin } from './discord-login.tsx';
 
 const text = texts({
-  switchGuild: 'Wache wechseln', logout: 'Abmelden', theme: { system: 'Farben wie das System', dark: 'Dunkle Farben', light: 'Helle Farben' }, language: 'Sprache: Deutsch. Zu Englisch wechseln', langShort: 'EN',
+  switchGuild: 'Wache wechseln', logout: 'Abmelden', theme: { system: 'Farben wie das System', dark: 'Dunkle Farben', light: 'Helle Farben' }, language: 'EN: zu Englisch wechseln', langShort: 'EN',
   connection: { connecting: 'Verbinde …', live: 'Live', reconnecting: 'Verbindung unterbrochen – verbinde neu …', degraded: 'Server ohne Datenbank – Anzeige evtl. veraltet', ended: 'Live-Ansicht beendet – bitte neu laden' },
   signedOut: 'Nicht angemeldet', signedOutReason: { none: 'Du bist in diesem Browser nicht angemeldet.', expired: 'Deine Anmeldung ist abgelaufen.', loggedOut: 'Du hast dich abgemeldet.' },
   howToSignIn: 'Öffne einen Login-Link, um dich anzumelden. Einen neuen Link bekommst du im Discord deiner Wache mit /login oder über den Button „Login“ am Stempeluhr-Panel (wenn der Bot eingerichtet ist), oder von der Person, die den Server betreibt:',
@@ -18,7 +18,7 @@ const text = texts({
   notMember: 'Der Link gehört zu einer Wache, in der du nicht Mitglied bist.', unreachable: 'Der Server ist gerade nicht erreichbar. Lade die Seite gleich noch einmal.',
   admin: 'Admin', loading: 'Lädt …', sections: 'Bereiche',
 }, {
-  switchGuild: 'Switch station', logout: 'Sign out', theme: { system: 'Colours like the system', dark: 'Dark colours', light: 'Light colours' }, language: 'Language: English. Switch to German', langShort: 'DE',
+  switchGuild: 'Switch station', logout: 'Sign out', theme: { system: 'Colours like the system', dark: 'Dark colours', light: 'Light colours' }, language: 'DE: switch to German', langShort: 'DE',
   connection: { connecting: 'Connecting …', live: 'Live', reconnecting: 'Connection lost – reconnecting …', degraded: 'Server without database – view may be stale', ended: 'Live view ended – please reload' },
   signedOut: 'Not signed in', signedOutReason: { none: 'You are not signed in in this browser.', expired: 'Your sign-in has expired.', loggedOut: 'You signed out.' },
   howToSignIn: 'Open a login link to sign in. You get a new one in your station\'s Discord with /login or the “Login” button on the time-clock panel (when the bot is set up), or from whoever runs the server:',
@@ -67,7 +67,8 @@ function Header() {
         <button id="theme" type="button" aria-label={t.theme[theme.value]} title={t.theme[theme.value]} onClick={toggleTheme}>
           {theme.value === 'dark' ? '☾' : theme.value === 'light' ? '☀' : '◐'}
         </button>
-        <button id="lang" type="button" aria-label={t.language} onClick={toggleLang}>{t.langShort}</button>
+        {/* the name starts with what the button shows (speech input: "click EN") */}
+        <button id="lang" type="button" aria-label={t.language} title={t.language} onClick={toggleLang}>{t.langShort}</button>
         <span id="who">{g?.nickname ?? ''}</span>
         {phase.value !== 'signedOut' && phase.value !== 'loading' && <button id="logout" type="button" onClick={() => void logout()}>{t.logout}</button>}
       </span>
@@ -79,6 +80,21 @@ function Header() {
 function CallCount() {
   const n = live.calls.keys.value.length;
   return n ? <span class="pill tab-count" aria-label={`(${n})`}>{n}</span> : null;
+}
+
+/**
+ * Scrolls the tab strip (only it, never the page) so the open tab is fully in view, with a bit of
+ * its neighbours showing that the strip goes on: on a phone 11 tabs are three screens wide.
+ */
+function revealTab(strip: HTMLElement | null, id: string): void {
+  const tab = strip && document.getElementById(id);
+  if (!strip || !tab) return;
+  const margin = Math.min(40, strip.clientWidth / 6);
+  const left = tab.offsetLeft; // the strip is the tabs' offset parent (position: relative): unaffected by its scroll
+  const right = left + tab.offsetWidth;
+  const target = left - margin < strip.scrollLeft ? left - margin
+    : right + margin > strip.scrollLeft + strip.clientWidth ? right + margin - strip.clientWidth : null;
+  if (target !== null) strip.scrollTo({ left: Math.max(0, target), behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
 }
 
 function Tabs() {
@@ -93,16 +109,20 @@ function Tabs() {
     showTab(next.id);
     document.getElementById(`tab-${next.id}`)?.focus();
   };
+  const strip = useRef<HTMLDivElement>(null);
+  useEffect(() => revealTab(strip.current, `tab-${active}`), [active]);
   return (
     <>
-      <nav class="tabs" role="tablist" aria-label={text().sections} onKeyDown={onKey}>
-        {tabs.map((x) => (
-          <button id={`tab-${x.id}`} type="button" role="tab" aria-selected={x.id === active} aria-controls="panel"
-            tabIndex={x.id === active ? 0 : -1} class={x.id === active ? 'tab active' : 'tab'} onClick={() => showTab(x.id)}>
-            {labels[x.id]}
-            {x.id === 'calls' && <CallCount />}
-          </button>
-        ))}
+      <nav class="tabs" aria-label={text().sections}>
+        <div class="tablist" role="tablist" aria-label={text().sections} ref={strip} onKeyDown={onKey}>
+          {tabs.map((x) => (
+            <button id={`tab-${x.id}`} type="button" role="tab" aria-selected={x.id === active} aria-controls="panel"
+              tabIndex={x.id === active ? 0 : -1} class={x.id === active ? 'tab active' : 'tab'} onClick={() => showTab(x.id)}>
+              <span class="tab-label" data-text={labels[x.id]}>{labels[x.id]}</span>
+              {x.id === 'calls' && <CallCount />}
+            </button>
+          ))}
+        </div>
       </nav>
       <div id="panel" role="tabpanel" aria-labelledby={`tab-${active}`} class={`panel panel-${active}`}>
         <Active />
@@ -135,6 +155,7 @@ export function Shell() {
   return (
     <>
       <Header />
+      <main id="main">
       {notice.value && <p id="notice" class="notice error" role="alert">{t.notMember}</p>}
       {p === 'board' && <AlarmBanner />}
       {p === 'loading' && <p class="muted narrow">{t.loading}</p>}
@@ -154,6 +175,7 @@ export function Shell() {
       )}
       {p === 'board' && access.value && <Tabs />}
       {p === 'board' && !access.value && <p class="muted narrow">{t.loading}</p>}
+      </main>
     </>
   );
 }

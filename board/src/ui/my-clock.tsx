@@ -4,6 +4,7 @@ import { clockTime, duration, texts } from '../app/i18n.ts';
 import { now } from '../app/clock.ts';
 import { access, guild } from '../app/session.ts';
 import { live, synced, watching } from '../live/board-live.ts';
+import { ownOnDuty } from '../alarm/feed.ts';
 import { Result, useAction } from './action.tsx';
 
 const text = texts({
@@ -21,8 +22,10 @@ const text = texts({
 });
 
 /**
- * The signed-in person's own clock: on or off duty (from the live `onDuty` topic when the board
- * watches it, else `GET /me/alarm`), and the two buttons.
+ * The signed-in person's own clock: on or off duty, and the two buttons. What it says is live,
+ * from the same source as every counter beside it: the `onDuty` topic when the board watches it
+ * (the overview's "Im Dienst" counts it), else the person's own `me.alarm.watch` (a clock-in or
+ * -out anywhere shows at once); `GET /me/alarm` only until one of them has answered.
  */
 export function MyClock() {
   const t = text();
@@ -43,7 +46,8 @@ export function MyClock() {
   }
   useEffect(() => void refresh(), [me?.guildId]);
 
-  const onDuty = mine !== undefined ? true : watched ? false : fallback && 'onDuty' in fallback ? fallback.onDuty : null;
+  const own = ownOnDuty.value;
+  const onDuty = mine !== undefined ? true : watched ? false : own !== null ? own : fallback && 'onDuty' in fallback ? fallback.onDuty : null;
   const status = fallback && 'error' in fallback
     ? fallback.error === 403 ? t.noClockRight : fallback.error === 404 ? t.clockOff : t.loading
     : onDuty === null ? t.loading : onDuty ? t.onDuty : t.offDuty;

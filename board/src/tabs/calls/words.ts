@@ -12,8 +12,8 @@ export const callText = texts({
   reports: (n: number) => `${n}× gemeldet`, age: 'Wartet seit', underMinute: '< 1 min', caller: 'Anrufer', source: 'Quelle', fresh: 'Neu',
   take: 'Übernehmen', taking: 'Übernehme …', takeLabel: (title: string) => `Meldung „${title}“ übernehmen`,
   none: 'Keine offenen Meldungen. Neue Meldungen aus dem Spiel erscheinen hier sofort, mit einem kurzen Ton.',
-  noneOfKind: 'Keine offenen Meldungen dieser Art.', noRight: 'Meldungen sehen Ränge mit der Berechtigung „dispatch.view“.',
-  viewOnly: 'Übernehmen dürfen Ränge mit der Berechtigung „dispatch.manage“.',
+  noneOfKind: 'Keine offenen Meldungen dieser Art.', noRight: 'Meldungen sehen Ränge mit dem Recht „Leitstelle und Meldungen sehen“.',
+  viewOnly: 'Übernehmen dürfen Ränge mit dem Recht „die Leitstelle führen“.',
   offDuty: 'Du bist außer Dienst. Stemple dich ein, um Meldungen zu übernehmen.', toClock: 'Zur Stempeluhr', dismiss: 'Schließen',
   takeFailed: 'Übernehmen nicht möglich:',
 }, {
@@ -23,8 +23,8 @@ export const callText = texts({
   reports: (n: number) => `reported ${n}×`, age: 'Waiting since', underMinute: '< 1 min', caller: 'Caller', source: 'Source', fresh: 'New',
   take: 'Take', taking: 'Taking …', takeLabel: (title: string) => `Take call “${title}”`,
   none: 'No open calls. New calls from the game appear here at once, with a short tone.',
-  noneOfKind: 'No open calls of this kind.', noRight: 'Calls are shown to ranks with the capability “dispatch.view”.',
-  viewOnly: 'Ranks with the capability “dispatch.manage” can take calls.',
+  noneOfKind: 'No open calls of this kind.', noRight: 'Calls are shown to ranks with the right to “see dispatch and calls”.',
+  viewOnly: 'Ranks with the right to “run dispatch” can take calls.',
   offDuty: 'You are off duty. Clock in to take calls.', toClock: 'To the time clock', dismiss: 'Close',
   takeFailed: 'Could not take the call:',
 });

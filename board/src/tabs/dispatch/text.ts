@@ -15,8 +15,8 @@ export const text = texts({
   enter: 'In Bereitschaft gehen', end: 'Bereitschaft beenden', remove: 'Entfernen', removeLabel: (name: string) => `${name} aus der Bereitschaft nehmen`,
   entered: 'Du bist jetzt in Bereitschaft.', ended: 'Deine Bereitschaft ist beendet.', removed: (name: string) => `${name} ist nicht mehr in Bereitschaft.`,
   standbyHint: 'Bereitschaft heißt: außerhalb der Leitstelle alarmierbar – unabhängig von der Stempeluhr.',
-  you: 'du', noSlotsRight: 'Wer auf welchem Platz sitzt, sehen Ränge mit der Berechtigung „dispatch.view“.',
-  noStandbyRight: 'Wer in Bereitschaft ist, sehen Ränge mit der Berechtigung „dispatch.view“.',
+  you: 'du', noSlotsRight: 'Wer auf welchem Platz sitzt, sehen Ränge mit dem Recht „Leitstelle und Meldungen sehen“.',
+  noStandbyRight: 'Wer in Bereitschaft ist, sehen Ränge mit dem Recht „Leitstelle und Meldungen sehen“.',
 }, {
   slots: 'Dispatcher seats', occupied: (n: number, of: number) => `${n} of ${of} taken`, slot: (n: number) => `Seat ${n}`, free: 'free',
   since: (at: string) => `since ${at}`, take: 'Take seat', moveHere: 'Move here', leave: 'Leave seat', clear: 'Free',
@@ -31,6 +31,6 @@ export const text = texts({
   enter: 'Go on stand-by', end: 'End stand-by', remove: 'Remove', removeLabel: (name: string) => `Take ${name} off stand-by`,
   entered: 'You are on stand-by now.', ended: 'Your stand-by has ended.', removed: (name: string) => `${name} is no longer on stand-by.`,
   standbyHint: 'Stand-by means: can be alarmed away from the dispatch desk – independent of the time clock.',
-  you: 'you', noSlotsRight: 'Who sits at which seat is shown to ranks with the capability “dispatch.view”.',
-  noStandbyRight: 'Who is on stand-by is shown to ranks with the capability “dispatch.view”.',
+  you: 'you', noSlotsRight: 'Who sits at which seat is shown to ranks with the right to “see dispatch and calls”.',
+  noStandbyRight: 'Who is on stand-by is shown to ranks with the right to “see dispatch and calls”.',
 });

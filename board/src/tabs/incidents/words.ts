@@ -25,7 +25,7 @@ export const incidentText = texts({
   chooseUnit: 'Einheit wählen …', assigned: (c: string) => `${c} zugewiesen.`, released: (c: string) => `${c} entlassen.`,
   timeline: 'Verlauf', newestFirst: 'neueste zuerst', entry: 'Eintrag', entryPlaceholder: 'Lage, Rückmeldung, Nachforderung … (Enter trägt ein)', add: 'Eintragen', added: 'Eingetragen.',
   noEntries: 'Noch keine Einträge.', close: 'Einsatz abschließen', closeConfirm: 'Wirklich abschließen? Danach kann nichts mehr eingetragen werden.', yesClose: 'Ja, abschließen',
-  closedOk: (n: number) => `Einsatz ${n} abgeschlossen.`, readOnly: 'Bearbeiten dürfen Ränge mit der Berechtigung „incidents.manage“.',
+  closedOk: (n: number) => `Einsatz ${n} abgeschlossen.`, readOnly: 'Bearbeiten dürfen Ränge mit dem Recht „Einsätze bearbeiten“.',
   kinds: kinds.de, units_n: (n: number) => (n === 1 ? '1 Einheit' : `${n} Einheiten`),
 }, {
   title: 'Incidents', open: 'Open', closed: 'Closed', none: 'No open incidents.', noClosed: 'No closed incidents yet.',
@@ -43,6 +43,6 @@ export const incidentText = texts({
   chooseUnit: 'Choose a unit …', assigned: (c: string) => `${c} assigned.`, released: (c: string) => `${c} released.`,
   timeline: 'Timeline', newestFirst: 'newest first', entry: 'Entry', entryPlaceholder: 'Situation, feedback, request … (Enter adds it)', add: 'Add', added: 'Added.',
   noEntries: 'No entries yet.', close: 'Close incident', closeConfirm: 'Close it? Nothing can be added afterwards.', yesClose: 'Yes, close',
-  closedOk: (n: number) => `Incident ${n} closed.`, readOnly: 'Ranks with the capability “incidents.manage” can edit.',
+  closedOk: (n: number) => `Incident ${n} closed.`, readOnly: 'Ranks with the right to “edit incidents” can edit.',
   kinds: kinds.en, units_n: (n: number) => (n === 1 ? '1 unit' : `${n} units`),
 });

@@ -70,7 +70,7 @@ export const medicText = texts({
   timeline: 'Verlauf', noTimeline: 'Noch keine Ereignisse.',
   close: 'Akte schließen', closeConfirm: 'Akte wirklich schließen? Neue Ereignisse öffnen danach eine neue Akte.', yesClose: 'Ja, schließen', cancel: 'Abbrechen',
   note: 'Vermerk (optional)', closedOk: (n: string) => `Akte ${n} geschlossen.`, alreadyClosed: 'Diese Akte ist bereits geschlossen – jemand anderes oder das Spiel war schneller. Der aktuelle Stand ist geladen.',
-  readOnly: 'Schließen dürfen Ränge mit der Berechtigung „medic.files.manage“.', gone: 'Diese Akte gibt es nicht (mehr).',
+  readOnly: 'Schließen dürfen Ränge mit dem Recht „Patientenakten bearbeiten“.', gone: 'Diese Akte gibt es nicht (mehr).',
 }, {
   ...codes.en,
   title: 'Patients', filter: 'Files', open: 'Open', closed: 'Closed', all: 'All',
@@ -94,5 +94,5 @@ export const medicText = texts({
   timeline: 'Timeline', noTimeline: 'No events yet.',
   close: 'Close file', closeConfirm: 'Really close the file? New events then open a new file.', yesClose: 'Yes, close', cancel: 'Cancel',
   note: 'Note (optional)', closedOk: (n: string) => `File ${n} closed.`, alreadyClosed: 'This file is closed already – someone else or the game was quicker. The current state is loaded.',
-  readOnly: 'Ranks with the capability “medic.files.manage” may close files.', gone: 'This file does not exist (any more).',
+  readOnly: 'Ranks with the right to “edit patient files” may close files.', gone: 'This file does not exist (any more).',
 });

@@ -5,7 +5,7 @@ import { texts } from '../../app/i18n.ts';
 import { access } from '../../app/session.ts';
 import type { Out } from '../../app/types.ts';
 import { Result, useAction } from '../../ui/action.tsx';
-import { capabilityText } from './capability-labels.ts';
+import { capabilityText } from '../../app/capability-labels.ts';
 import { gameResourceScopes, scopeGroups, scopeText, type Scope } from './scope-labels.ts';
 
 export type CreatedKey = Out['apiKeys']['create'];

@@ -6,7 +6,7 @@ export const coverageText = texts({
   intro: 'Wie viele Personen im Schnitt im Dienst waren, je Wochentag und Stunde (Ortszeit der Wache). Rot markiert: Stunden, in denen die Besetzung mindestens einmal unter der Mindestbesetzung lag.',
   minimum: 'Mindestbesetzung', minimumHelp: 'Personen, die jederzeit im Dienst sein sollten (0: keine).', save: 'Speichern',
   saved: (n: number) => (n === 0 ? 'Keine Mindestbesetzung mehr.' : `Mindestbesetzung ${n} gespeichert.`),
-  readOnly: (n: number) => (n === 0 ? 'Keine Mindestbesetzung festgelegt. Festlegen dürfen Ränge mit „settings.manage“.' : `Mindestbesetzung: ${n}. Ändern dürfen Ränge mit „settings.manage“.`),
+  readOnly: (n: number) => (n === 0 ? 'Keine Mindestbesetzung festgelegt. Festlegen dürfen Ränge mit dem Recht „Einstellungen verwalten“.' : `Mindestbesetzung: ${n}. Ändern dürfen Ränge mit dem Recht „Einstellungen verwalten“.`),
   noMinimum: 'Keine Mindestbesetzung festgelegt: Unterbesetzung wird erst mit einem Minimum sichtbar.',
   hour: 'Uhr', weekday: 'Tag',
   cell: (day: string, hour: number, avg: string, max: number, under: number, hours: number) =>
@@ -23,7 +23,7 @@ export const coverageText = texts({
   intro: 'How many people were on duty on average, per weekday and hour (the station\'s local time). Marked red: hours in which the head count fell below the staffing minimum at least once.',
   minimum: 'Staffing minimum', minimumHelp: 'People who should be on duty at every moment (0: none).', save: 'Save',
   saved: (n: number) => (n === 0 ? 'No staffing minimum any more.' : `Staffing minimum ${n} saved.`),
-  readOnly: (n: number) => (n === 0 ? 'No staffing minimum set. Ranks with “settings.manage” can set one.' : `Staffing minimum: ${n}. Ranks with “settings.manage” can change it.`),
+  readOnly: (n: number) => (n === 0 ? 'No staffing minimum set. Ranks with the right to “manage settings” can set one.' : `Staffing minimum: ${n}. Ranks with the right to “manage settings” can change it.`),
   noMinimum: 'No staffing minimum set: understaffing shows once there is a minimum.',
   hour: 'h', weekday: 'Day',
   cell: (day: string, hour: number, avg: string, max: number, under: number, hours: number) =>

@@ -17,7 +17,7 @@ export const text = texts({
   youOccupy: 'Du besetzt', notInUnit: 'Du besetzt keine Einheit.',
   remove: (name: string) => `${name} aus der Einheit nehmen`, removed: (name: string, callsign: string) => `${name} ist nicht mehr auf ${callsign}.`,
   addMember: 'Person einsetzen', addPlaceholder: 'Person im Dienst wählen …', added: (name: string, callsign: string) => `${name} ist jetzt auf ${callsign}.`,
-  noRight: 'Die Einheitenübersicht sehen Ränge mit der Berechtigung „dispatch.view“.',
+  noRight: 'Die Einheitenübersicht sehen Ränge mit dem Recht „Leitstelle und Meldungen sehen“.',
   ownTitle: 'Meine Einheit', ownCallsign: 'Funkrufname deiner Einheit', ownHint: 'Besetze eine Einheit mit ihrem Funkrufname; danach setzt du hier ihren Status.',
   ownRemembered: (callsign: string) => `Du besetzt ${callsign}.`, statusOf: (callsign: string) => `Status von ${callsign}`,
 }, {
@@ -36,7 +36,7 @@ export const text = texts({
   youOccupy: 'You occupy', notInUnit: 'You occupy no unit.',
   remove: (name: string) => `Take ${name} out of the unit`, removed: (name: string, callsign: string) => `${name} is no longer on ${callsign}.`,
   addMember: 'Assign a person', addPlaceholder: 'Choose a person on duty …', added: (name: string, callsign: string) => `${name} is now on ${callsign}.`,
-  noRight: 'The unit overview is shown to ranks with the capability “dispatch.view”.',
+  noRight: 'The unit overview is shown to ranks with the right to “see dispatch and calls”.',
   ownTitle: 'My unit', ownCallsign: 'Your unit\'s callsign', ownHint: 'Occupy a unit by its callsign; then set its status here.',
   ownRemembered: (callsign: string) => `You occupy ${callsign}.`, statusOf: (callsign: string) => `Status of ${callsign}`,
 });
