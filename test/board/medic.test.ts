@@ -321,7 +321,7 @@ t.test('a rank without medic.files.view has no tab; with it, the files but no cl
   await row(dispatcher, 'NEW1').click();
   await dispatcher.locator('#medic-file-title').getByText('Jonas Neu').waitFor();
   t.equal(await dispatcher.locator('#medic-close').count(), 0, 'no "Akte schließen" without medic.files.manage');
-  t.match(await dispatcher.locator('#medic-file').innerText(), /medic\.files\.manage/, 'it says who may close');
+  t.match(await dispatcher.locator('#medic-file').innerText(), /Schließen dürfen Ränge mit dem Recht „Patientenakten bearbeiten“/, 'it says in words who may close');
 });
 
 t.test('no errors in the consoles', async (t) => {

@@ -6,6 +6,7 @@ import { now } from '../../app/clock.ts';
 import { filter, listError, listOrder, listState, loadList, loadMore, nextBefore, openFile, patientRow, query, showFile } from './store.ts';
 import { ms, type Filter, type Summary } from './types.ts';
 import { medicText } from './words.ts';
+import { VitalValue } from './vital-value.tsx';
 
 /** The state badge of a citizen (the game's latest state), or the file's outcome once closed. */
 export function StateBadge({ s, id }: { s: Pick<Summary, 'status' | 'outcome' | 'state'>; id?: string }) {
@@ -30,7 +31,6 @@ const PatientRow = memo(({ fileId }: { fileId: string }) => {
   const selected = useComputed(() => openFile.value === fileId).value;
   if (!s) return null;
   const v = s.lastVitals;
-  const low = v?.spo2 !== null && v?.spo2 !== undefined && v.spo2 < 90;
   return (
     <li>
       <button type="button" class={`patient-row status-${s.status}${selected ? ' selected' : ''}`} data-file={s.fileId} data-citizen={s.citizenId}
@@ -47,8 +47,8 @@ const PatientRow = memo(({ fileId }: { fileId: string }) => {
           <span class={s.injuries ? 'inj has' : 'inj'} data-injuries={s.injuries}>{s.injuries ? t.injuries(s.injuries) : t.noInjuriesShort}</span>
           {v && (
             <span class="patient-vitals">
-              {v.heartRate !== null && <span class="vital hr" title={t.heartRate}>{t.hr} <b>{v.heartRate}</b></span>}
-              {v.spo2 !== null && <span class={low ? 'vital spo2 low' : 'vital spo2'} title={t.spo2Label}>{t.spo2} <b>{v.spo2} %</b></span>}
+              {v.heartRate !== null && <span class="vital hr" title={t.heartRate}>{t.hr} <VitalValue kind="heartRate" value={v.heartRate} /></span>}
+              {v.spo2 !== null && <span class="vital spo2" title={t.spo2Label}>{t.spo2} <VitalValue kind="spo2" value={v.spo2} unit="%" /></span>}
             </span>
           )}
         </span>

@@ -1,8 +1,9 @@
 import { useMemo, useState } from 'preact/hooks';
-import { clockTime, clockTimeSeconds, decimal } from '../../app/i18n.ts';
+import { clockTime, clockTimeSeconds } from '../../app/i18n.ts';
 import { useWidth } from '../../ui/use-width.ts';
 import { ms, type VitalSeries, type Vitals } from './types.ts';
 import { medicText } from './words.ts';
+import { VitalValue } from './vital-value.tsx';
 
 type Key = 'heartRate' | 'systolic' | 'diastolic' | 'respRate' | 'spo2';
 /** The drawn series: colour class, panel (top: per minute and mmHg; bottom: SpO₂ in %). */
@@ -102,7 +103,6 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
   const units: Record<Key, string> = { heartRate: t.bpm, systolic: t.mmHg, diastolic: t.mmHg, respRate: t.bpm, spo2: t.percent };
   const temp = latest(points, 'temperature');
   const gcs = latest(points, 'gcs');
-  const fmt = (v: number) => decimal(v);
 
   // The sample nearest the pointer (mouse or touch): a cursor line and its values.
   const [hover, setHover] = useState<number | null>(null);
@@ -159,9 +159,9 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
         {hp && (
           <div class="vitals-tip" id="vitals-tip" aria-hidden="true" style={{ left: `${x(hp.at) + 192 <= width ? x(hp.at) + 12 : Math.max(0, x(hp.at) - 192)}px` }}>
             <strong>{timeLabel(hp.at, true)}</strong>
-            {series.map((s) => hp[s.key] !== null && <span class={s.cls}><i class="swatch" aria-hidden="true" />{labels[s.key]} <b>{fmt(hp[s.key]!)} {units[s.key]}</b></span>)}
-            {hp.temperature !== null && <span>{t.temperature} <b>{fmt(hp.temperature)} °C</b></span>}
-            {hp.gcs !== null && <span>{t.gcs} <b>{hp.gcs}</b></span>}
+            {series.map((s) => hp[s.key] !== null && <span class={s.cls}><i class="swatch" aria-hidden="true" />{labels[s.key]} <VitalValue kind={s.key} value={hp[s.key]!} unit={units[s.key]} /></span>)}
+            {hp.temperature !== null && <span>{t.temperature} <VitalValue kind="temperature" value={hp.temperature} unit="°C" /></span>}
+            {hp.gcs !== null && <span>{t.gcs} <VitalValue kind="gcs" value={hp.gcs} /></span>}
           </div>
         )}
       </div>
@@ -171,11 +171,11 @@ function Chart({ vitals, width }: { vitals: VitalSeries; width: number }) {
             const v = latest(points, s.key);
             return (
               <li class={s.cls}><span class={s.dashed ? 'swatch dashed' : 'swatch'} aria-hidden="true" />
-                {labels[s.key]}{v !== null && <b>{v} {units[s.key]}</b>}</li>
+                {labels[s.key]}{v !== null && <VitalValue kind={s.key} value={v} unit={units[s.key]} />}</li>
             );
           })}
-          {temp !== null && <li class="plain">{t.temperature} <b>{decimal(temp)} °C</b></li>}
-          {gcs !== null && <li class="plain">{t.gcs} <b>{gcs}</b></li>}
+          {temp !== null && <li class="plain">{t.temperature} <VitalValue kind="temperature" value={temp} unit="°C" /></li>}
+          {gcs !== null && <li class="plain">{t.gcs} <VitalValue kind="gcs" value={gcs} /></li>}
         </ul>
         <span class="muted chart-note">
           {vitals.downsampled
