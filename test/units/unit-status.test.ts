@@ -59,7 +59,7 @@ t.test('alarm: true → the unit is in GET /me/alarm and the alarm topic, and le
   const board = openBoard(server.url, { apiKey: key, topics: ['alarm', 'overview', 'units'] });
   t.teardown(board.close);
   await board.until(() => board.state.stats.snapshots === 1);
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [], unit: 'RTW-1', incident: null }, 'unit: the one the caller occupies');
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [], unit: 'RTW-1', unitStatus: '4', incident: null }, 'unit: the one the caller occupies, and its status');
 
   const e0 = server.events.length;
   const res = await api('PUT', '/me/unit-status', { session: s.crew, body: { callsign: 'RTW-1', status: '0' } });
@@ -69,7 +69,7 @@ t.test('alarm: true → the unit is in GET /me/alarm and the alarm topic, and le
   t.match(board.state.topics.alarm!['RTW-1'], { callsign: 'RTW-1', status: '0', since: Date.parse(res.body.since) });
   t.equal(board.state.topics.overview!.alarms, 1);
   t.match(board.state.topics.units!['RTW-1'], { status: '0', since: Date.parse(res.body.since) });
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['RTW-1'], unit: 'RTW-1', incident: null });
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: ['RTW-1'], unit: 'RTW-1', unitStatus: '0', incident: null });
   t.same((await api('GET', '/me/alarm', { session: s.leit })).body, { onDuty: false, alarms: ['RTW-1'], unit: null, incident: null }, 'everyone sees the alarm; onDuty is the caller\'s');
 
   await api('PUT', '/units/RTW-2/status', { key, body: { status: '0' } });
@@ -86,7 +86,7 @@ t.test('alarm: true → the unit is in GET /me/alarm and the alarm topic, and le
   t.same((await api('GET', '/me/alarm', { session: s.crew })).body.alarms, ['RTW-2']);
   await api('PUT', '/units/RTW-2/status', { key, body: { status: '2' } });
   await board.until(() => Object.keys(board.state.topics.alarm!).length === 0);
-  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [], unit: 'RTW-1', incident: null });
+  t.same((await api('GET', '/me/alarm', { session: s.crew })).body, { onDuty: true, alarms: [], unit: 'RTW-1', unitStatus: '5', incident: null });
   const snap = await dbSnapshot(server.deps.db, G);
   for (const topic of ['alarm', 'overview', 'units'] as const) t.same(board.state.topics[topic], snap[topic], `${topic} equals a fresh load`);
 });

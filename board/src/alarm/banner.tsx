@@ -7,6 +7,8 @@ import { soundAllowed } from './audio.ts';
 import { enableSound, useAlarmNotifications, useAlarmTone, useTitleBlink, useUnlockOnAnyInput } from './attention.ts';
 import { alarmCallsigns, feedState, startAlarmFeed, stopAlarmFeed } from './feed.ts';
 import { AlarmPrefs, toneNames } from './prefs.tsx';
+import { CrewAlarmCard, crewAlarm, useCrewNotification } from './crew-card.tsx';
+import { outageText } from './outage.tsx';
 import { alarmInfo, inScope, myUnit, ownUnitVisible } from './scope.ts';
 import { acknowledge, pending, trackFor, updateAlarms, type PendingAlarm } from './tracker.ts';
 import './alarm.css';
@@ -17,14 +19,14 @@ const text = texts({
   unlock: 'Ton aktivieren', unlockHint: 'Damit du Alarme hörst, einmal Ton aktivieren.', muted: 'Ton blockiert',
   armed: 'Alarm bereit', soundOff: 'Alarmton aus', all: 'alle Einheiten', own: 'nur meine Einheit', ownNone: 'nur meine Einheit (keine besetzt)',
   ownHidden: 'alle Einheiten (deine Einheit ist für deinen Rang nicht sichtbar)', settings: 'Alarm-Einstellungen',
-  feed: { connecting: 'Alarm verbindet …', degraded: 'Alarm: Server ohne Datenbank – Alarme evtl. verspätet', forbidden: 'Alarm nicht verfügbar: deinem Rang fehlt die Stempeluhr-Berechtigung.', signedOut: 'Alarm beendet: Anmeldung abgelaufen.', failed: 'Alarm-Verbindung beendet – bitte Seite neu laden.' },
+  feed: { connecting: 'Alarm verbindet …', cut: 'Alarmierung gestört — keine Verbindung', degraded: 'Alarm: Server ohne Datenbank – Alarme evtl. verspätet', forbidden: 'Alarm nicht verfügbar: deinem Rang fehlt die Stempeluhr-Berechtigung.', signedOut: 'Alarm beendet: Anmeldung abgelaufen.', failed: 'Alarm-Verbindung beendet – bitte Seite neu laden.' },
   notifyBody: (status: string) => `Status ${status}`, notifyPlain: 'Die Einheit ist in einem Alarmstatus.', notifyTitle: (c: string) => `🚨 Alarm ${c}`,
 }, {
   alarm: 'ALARM', ack: 'Acknowledge', ackLabel: (c: string) => `Acknowledge alarm ${c}`, since: (at: string) => `since ${at}`, ended: 'alarm ended',
   unlock: 'Enable sound', unlockHint: 'To hear alarms, enable sound once.', muted: 'Sound blocked',
   armed: 'Alarm armed', soundOff: 'Alarm sound off', all: 'all units', own: 'my unit only', ownNone: 'my unit only (none occupied)',
   ownHidden: 'all units (your unit is not visible to your rank)', settings: 'Alarm settings',
-  feed: { connecting: 'Alarm connecting …', degraded: 'Alarm: server without database – alarms may be late', forbidden: 'Alarm unavailable: your rank lacks the time-clock right.', signedOut: 'Alarm ended: sign-in expired.', failed: 'Alarm connection ended – please reload the page.' },
+  feed: { connecting: 'Alarm connecting …', cut: 'Alarms disrupted — no connection', degraded: 'Alarm: server without database – alarms may be late', forbidden: 'Alarm unavailable: your rank lacks the time-clock right.', signedOut: 'Alarm ended: sign-in expired.', failed: 'Alarm connection ended – please reload the page.' },
   notifyBody: (status: string) => `Status ${status}`, notifyPlain: 'The unit is in an alarm status.', notifyTitle: (c: string) => `🚨 Alarm ${c}`,
 });
 
@@ -66,9 +68,14 @@ function AlarmArea({ guildId }: { guildId: string }) {
     return info.code ? t.notifyBody(info.status ? `${info.code} ${info.status.label}` : info.code) : t.notifyPlain;
   }, (c) => text().notifyTitle(c));
   useUnlockOnAnyInput();
+  useCrewNotification();
+  // The own unit's alarm shows as the crew's card; the banner keeps the others.
+  const carded = crewAlarm.value?.unit;
+  const others = pending.value.filter((p) => p.callsign !== carded);
   return (
     <div id="alarm-area">
-      {pending.value.length > 0 && <PendingBanner list={pending.value} />}
+      <CrewAlarmCard />
+      {others.length > 0 && <PendingBanner list={others} />}
       <AlarmStrip />
     </div>
   );
@@ -123,7 +130,7 @@ function AlarmStrip() {
   if (state === 'live') {
     const scope = p?.alarmScope !== 'own' ? t.all : !ownUnitVisible() ? t.ownHidden : null;
     summary = `${t.armed} · ${scope ?? ''}`;
-  } else summary = t.feed[state];
+  } else summary = outageText() ?? t.feed[state];
   return (
     <div id="alarm-strip" class={`alarm-strip feed-${state}${needsUnlock ? ' needs-unlock' : ''}`}>
       <span id="alarm-summary" class="summary" role="status">

@@ -85,3 +85,12 @@ export function dropEnded(): void {
   const list = pending.peek();
   if (list.some((p) => !p.active)) pending.value = list.filter((p) => p.active);
 }
+
+/** The crew took over its own unit's alarm ("Übernehmen"): that unit stops ringing; other pending alarms stay. */
+export function acknowledgeOne(callsign: string): void {
+  const acked = acknowledged();
+  if (previous.has(callsign)) acked.add(callsign);
+  keepAcknowledged(acked);
+  const list = pending.peek();
+  if (list.some((p) => p.callsign === callsign)) pending.value = list.filter((p) => p.callsign !== callsign);
+}
