@@ -14,6 +14,6 @@ export interface CrewIncident {
 /** What `me.alarm.watch` sends the crew: on duty, the units alarmed now, the unit it occupies and its status, its incident. */
 export interface AlarmState {
   onDuty: boolean; alarms: string[]; unit: string | null; incident: CrewIncident | null;
-  /** The status code the own unit is in (what its crew's status buttons show as current), or null without a unit. */
-  unitStatus?: string | null;
+  /** The status code the own unit is in (what its crew's status buttons show as current); absent without a unit. */
+  unitStatus?: string;
 }

@@ -12,7 +12,7 @@ export const AlarmState = z.object({
   onDuty: z.boolean().describe('Whether the caller is clocked in.'),
   alarms: z.array(z.string()).describe('Callsigns of all units whose status carries alarm: true.'),
   unit: z.string().nullable().describe('Callsign of the unit the caller occupies (PUT /me/unit), or null: what an alarm limited to the own unit listens for.'),
-  unitStatus: z.string().nullable().describe('The status code of the unit the caller occupies (what its status buttons show as current), or null without a unit.'),
+  unitStatus: z.string().optional().describe('The status code of the unit the caller occupies (what its status buttons show as current); absent without a unit.'),
   incident: z.object({
     number: z.number().int(),
     keyword: z.string(),

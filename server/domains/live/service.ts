@@ -131,8 +131,8 @@ function occupiedUnit(hub: GuildHub, userId: string): string | null {
 
 function alarmStateOf(hub: GuildHub, userId: string): Omit<AlarmState, 'incident'> {
   const unit = occupiedUnit(hub, userId);
-  const unitStatus = unit ? (hub.states.units[unit] as { status: string } | undefined)?.status ?? null : null;
-  return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort(), unit, unitStatus };
+  const status = unit ? (hub.states.units[unit] as { status: string } | undefined)?.status : undefined;
+  return { onDuty: userId in hub.states.onDuty, alarms: Object.keys(hub.states.alarm).sort(), unit, ...(status ? { unitStatus: status } : {}) };
 }
 
 /** Whether the event may change what the crew of `unit` sees of its incident (sheet `current`, if any). */
@@ -232,7 +232,7 @@ export async function alarmNow(deps: Deps, guildId: string, userId: string) {
         where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit_status`;
   const unit = (row.unit as string | null) ?? null;
   return {
-    onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit, unitStatus: (row.unit_status as string | null) ?? null,
+    onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit, ...(row.unit_status ? { unitStatus: row.unit_status as string } : {}),
     incident: unit ? await crewIncident(deps.sql, guildId, unit) : null,
   };
 }
