@@ -28,6 +28,10 @@ export interface SpecificReasons {
   all_slots_taken: { slots: string };
   /** Game call `call` was taken already (for incident sheet `sheet`, when one was opened). */
   call_taken: { call: string; sheet?: string };
+  /** Game call `call` was dismissed by a dispatcher for `dismissReason`; reports of its externalId are refused `until` (ISO time). */
+  call_dismissed: { call: string; dismissReason: string; until?: string };
+  /** Game call `call` was resolved by the game. */
+  call_resolved: { call: string };
   /** Incident sheet `sheet` is closed. */
   incident_closed: { sheet: string };
   /** The `units` (comma-separated callsigns) are on the other open incident `sheets` (comma-separated numbers); alarm again with force: true to move them. */
@@ -95,7 +99,7 @@ export type Because = { [R in SpecificReason]: keyof SpecificReasons[R] extends 
 /** The specific reasons, for documents and tests. */
 export const specificReasons = [
   'not_clocked_in', 'already_clocked_in', 'off_duty', 'not_your_unit', 'not_in_unit', 'not_on_standby',
-  'no_dispatcher_slot', 'slot_taken', 'all_slots_taken', 'call_taken', 'incident_closed', 'unit_on_other_incident', 'no_alarm_status', 'unit_occupied',
+  'no_dispatcher_slot', 'slot_taken', 'all_slots_taken', 'call_taken', 'call_dismissed', 'call_resolved', 'incident_closed', 'unit_on_other_incident', 'no_alarm_status', 'unit_occupied',
   'status_in_use', 'capability_missing', 'scope_missing', 'session_only', 'alarm_session_only', 'admin_required',
   'module_off', 'csrf', 'missing_credential', 'name_taken', 'stale_version', 'validation', 'database_unavailable',
 ] as const satisfies readonly SpecificReason[];

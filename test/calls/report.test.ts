@@ -43,14 +43,14 @@ t.test('a new report opens a call; the answer is the call object', async (t) => 
   });
   t.equal(res.status, 200);
   t.same(Object.keys(res.body).sort(), [
-    'caller', 'createdAt', 'externalId', 'id', 'incidentNumber', 'kind', 'location', 'message', 'priority', 'reportCount',
-    'resolution', 'resolvedAt', 'source', 'status', 'takenAt', 'takenBy', 'title', 'updatedAt',
+    'attachedAt', 'caller', 'createdAt', 'dismissReason', 'dismissedAt', 'dismissedBy', 'externalId', 'id', 'incidentNumber', 'kind', 'location',
+    'message', 'priority', 'reportCount', 'resolution', 'resolvedAt', 'source', 'status', 'takenAt', 'takenBy', 'title', 'updatedAt',
   ]);
   t.match(res.body, {
     id: /^\d+$/, externalId: 'esx:call:1', status: 'open', kind: 'notruf', priority: 2, title: 'Verkehrsunfall', message: 'Zwei PKW',
     location: { x: 215.5, y: -810.25, street: 'Alta St', postal: '8012', text: 'vor dem Pillbox' },
     caller: { name: 'Max Muster', phone: '555-0100' }, source: 'esx_phone', reportCount: 1,
-    takenAt: null, takenBy: null, incidentNumber: null, resolvedAt: null, resolution: null,
+    takenAt: null, takenBy: null, incidentNumber: null, attachedAt: null, resolvedAt: null, resolution: null, dismissedAt: null, dismissedBy: null, dismissReason: null,
   });
   t.ok(Date.parse(res.body.createdAt) >= before - 5000 && Date.parse(res.body.createdAt) <= Date.now() + 5000, 'createdAt is now');
   t.equal(res.body.updatedAt, res.body.createdAt);

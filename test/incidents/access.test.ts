@@ -41,11 +41,16 @@ await reportA('a-taken');
 await api('POST', '/calls/a-taken/take', { key: keyA });
 await api('PUT', '/incidents/1/units/RTW-A', { key: keyA });
 await reportA('a-open');
+await reportA('a-open-2');
 
 /** Every calls and incident route except the three game routes, for sheet `number` and call `externalId`. */
 const boardRoutes = (number: number, externalId: string): [string, string, object | undefined][] => [
   ['GET', '/calls', undefined],
   ['POST', `/calls/${externalId}/take`, undefined],
+  ['POST', `/calls/${externalId}/dismiss`, { reason: 'Fehlalarm' }],
+  ['POST', `/calls/${externalId}/attach`, { incident: number }],
+  ['POST', '/calls/merge', { externalIds: [externalId, 'a-open-2'] }],
+  ['GET', `/incidents/${number}/calls`, undefined],
   ['GET', '/incidents', undefined],
   ['GET', `/incidents/${number}`, undefined],
   ['POST', '/incidents', { keyword: 'Fremd' }],
@@ -106,6 +111,8 @@ t.test('rank capabilities: dispatch.view reads, dispatch.manage takes and report
     'GET /incidents/1': { aa: 200, view: 200, disp: 200, sheet: 200, crew: 403 },
     'POST /integrations/ingame/calls': { aa: 200, view: 403, disp: 200, sheet: 403, crew: 403 },
     'POST /calls/{id}/take': { aa: 200, view: 403, disp: 200, sheet: 403, crew: 403 },
+    'POST /calls/{id}/dismiss': { aa: 200, view: 403, disp: 200, sheet: 403, crew: 403 },
+    'GET /incidents/1/calls': { aa: 200, view: 200, disp: 200, sheet: 200, crew: 403 },
     'POST /incidents': { aa: 200, view: 403, disp: 403, sheet: 200, crew: 403 },
     'POST /incidents/1/entries': { aa: 200, view: 403, disp: 403, sheet: 200, crew: 403 },
     'GET /admin/call-rate-limit': { aa: 200, view: 403, disp: 403, sheet: 403, crew: 403 },
@@ -117,6 +124,7 @@ t.test('rank capabilities: dispatch.view reads, dispatch.manage takes and report
       let body: object | undefined;
       if (route === 'POST /integrations/ingame/calls') body = { externalId: `s-${user}-${++n}`, title: 'x' };
       if (route === 'POST /calls/{id}/take') path = `/calls/${(await reportA()).externalId}/take`;
+      if (route === 'POST /calls/{id}/dismiss') [path, body] = [`/calls/${(await reportA()).externalId}/dismiss`, { reason: 'Doppelt' }];
       if (route === 'POST /incidents') body = { keyword: `by ${user}` };
       if (route === 'POST /incidents/1/entries') body = { text: `by ${user}` };
       const res = await api(method, path, { session: sessions[user], body });
@@ -146,7 +154,7 @@ t.test('guild B cannot see or touch A\'s calls and sheets: 404 with a key, 403 w
 
   t.same((await api('GET', '/calls', { key: keyB })).body, { count: 0, calls: [] });
   t.same((await api('GET', '/incidents', { key: keyB })).body, { count: 0, incidents: [], nextCursor: null });
-  for (const [method, path, body] of boardRoutes(1, 'a-target').filter(([m, p]) => p.includes('/incidents/') || p.includes('/take'))) {
+  for (const [method, path, body] of boardRoutes(1, 'a-target').filter(([m, p]) => p.includes('/incidents/') || /\/(take|dismiss|attach|merge)$/.test(p))) {
     assertError(t, await api(method, path, { key: keyB, body }), 404, `key of B: ${method} ${path}`);
   }
   t.same(await callStatus(A, 'a-target'), ['open:1'], 'A\'s call is still open');

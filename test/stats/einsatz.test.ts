@@ -78,7 +78,7 @@ const week = {
   range: { from: '2026-03-22T23:00:00.000Z', to: '2026-03-29T22:00:00.000Z', firstDay: '2026-03-23', lastDay: '2026-03-29', timeZone: 'Europe/Berlin' },
   calls: {
     total: 7, reports: 10, byKind: { notruf: 3, panik: 1, alarm: 1, hinweis: 2 }, byPriority: { 1: 2, 2: 3, 3: 2 },
-    taken: 3, resolvedWithoutTake: 1, open: 3,
+    taken: 3, resolvedWithoutTake: 1, open: 3, dismissed: 0, dismissedByReason: { Fehlalarm: 0, Doppelt: 0, Erledigt: 0, other: 0 },
   },
   // 30 s, 50 s, 120 s, 300 s: median between 50 and 120; p90 at 0.9 × 3 = 2.7 → 120 + 0.7 × 180 s
   takeTime: { count: 4, avgMs: 125_000, medianMs: 85_000, p90Ms: 246_000, maxMs: 300_000 },
@@ -135,7 +135,7 @@ t.test('a month, alltime and a range with nothing in it', async (t) => {
   t.match(all, { calls: { total: 10 }, takeTime: { count: 5 }, incidents: { opened: 6, closed: 3, openNow: 3 } });
 
   const empty = (await stats('?period=custom&from=2025-01-01&to=2025-12-31')).body;
-  t.same(empty.calls, { total: 0, reports: 0, byKind: { notruf: 0, panik: 0, alarm: 0, hinweis: 0 }, byPriority: { 1: 0, 2: 0, 3: 0 }, taken: 0, resolvedWithoutTake: 0, open: 0 });
+  t.same(empty.calls, { total: 0, reports: 0, byKind: { notruf: 0, panik: 0, alarm: 0, hinweis: 0 }, byPriority: { 1: 0, 2: 0, 3: 0 }, taken: 0, resolvedWithoutTake: 0, open: 0, dismissed: 0, dismissedByReason: { Fehlalarm: 0, Doppelt: 0, Erledigt: 0, other: 0 } });
   t.same(empty.units, { involved: 0, assignments: 0, top: [] });
   t.same(empty.incidents.duration, { count: 0, avgMs: null, medianMs: null, p90Ms: null, maxMs: null });
   t.equal(empty.incidents.openNow, 3, 'open now, whatever the period');
@@ -203,7 +203,7 @@ t.test('a call reported, taken, alarmed and closed through the routes is counted
   const near = (actual: number, expected: number) => Math.abs(actual - expected) <= 1;
   const takeMs = Date.parse(taken.body.call.takenAt) - Date.parse(reported.body.createdAt);
   const openMs = (sheet.closed_at as Date).getTime() - (sheet.created_at as Date).getTime();
-  t.same(res.body.calls, { total: 1, reports: 2, byKind: { notruf: 1, panik: 0, alarm: 0, hinweis: 0 }, byPriority: { 1: 1, 2: 0, 3: 0 }, taken: 1, resolvedWithoutTake: 0, open: 0 });
+  t.same(res.body.calls, { total: 1, reports: 2, byKind: { notruf: 1, panik: 0, alarm: 0, hinweis: 0 }, byPriority: { 1: 1, 2: 0, 3: 0 }, taken: 1, resolvedWithoutTake: 0, open: 0, dismissed: 0, dismissedByReason: { Fehlalarm: 0, Doppelt: 0, Erledigt: 0, other: 0 } });
   const { takeTime, incidents } = res.body;
   t.equal(takeTime.count, 1);
   t.ok(near(takeTime.maxMs, takeMs), `take time ${takeTime.maxMs} ms ≈ ${takeMs} ms`);

@@ -1,20 +1,19 @@
 import { z } from 'zod';
-import type { Principal } from '../../auth/principal.ts';
 import { guildProcedure, router } from '../../trpc/init.ts';
-import type { Actor } from '../../store/tx.ts';
 import * as s from './schema.ts';
 import { callLimits } from '../../../contract/limits.ts';
+import { callTriageLimits } from '../../../contract/call-triage.ts';
 import { getCallRateLimit, setCallRateLimit } from './rate-limit.ts';
 import { listOpenCalls, reportCall, resolveCall, takeCall } from './service.ts';
-import type { ActorName } from './store.ts';
+import { actorName } from './actor.ts';
+import { triageProcedures } from './triage-router.ts';
 import { IncidentDetail } from '../incidents/schema.ts';
 
 const TakeResult = z.object({ call: s.Call, incident: IncidentDetail.describe('The incident sheet made of the call.') });
 
-/** Who did it, with a name people can read: a session's nickname or an API key's name at the time (shown on calls and incident sheets). */
-export function actorName(ctx: { principal: Principal; actor: Actor }): ActorName {
-  return { kind: ctx.actor.kind, id: ctx.actor.id, name: ctx.principal.kind === 'session' ? ctx.principal.nickname : ctx.principal.name };
-}
+export { actorName };
+
+const dismissed = `The newest call of this externalId was dismissed by a dispatcher less than ${callTriageLimits.dismissHoldMs / 60_000} minutes ago: reason call_dismissed, params call, dismissReason and until (ISO time); nothing is stored. Tell the player; a new emergency gets a new externalId.`;
 
 const tooMany = `Open-call limit: ${callLimits.openCalls} calls are open in this guild (re-reports of an open externalId always pass), or the per-key rate limit was hit (with a Retry-After header; see PUT /admin/call-rate-limit). The two are told apart by their message.`;
 
@@ -24,7 +23,7 @@ export const callsRouter = router({
       rest: { method: 'POST', path: '/integrations/ingame/calls' }, tag: 'Medic und InGame',
       summary: 'Report a call from the game (emergency call, panic, alarm, tip). A new externalId opens a call; the same externalId on an open call updates it (fields sent replace, fields left out stay) and increments reportCount. On a taken call whose incident sheet is still open it does the same to that call (the answer has status taken) and adds a report entry to the sheet\'s timeline; after the sheet is closed, or the call resolved, it opens a new call.',
       access: 'admin', capability: 'dispatch.manage', scopes: ['calls:call.report'], module: 'dispatch', topics: ['calls', 'overview', 'einsatzEntries'],
-      errors: { 429: tooMany },
+      errors: { 409: dismissed, 429: tooMany },
     })
     .input(s.ReportCall).output(s.Call)
     .mutation(({ ctx, input }) => reportCall(ctx.deps, ctx.guildId, input, { actor: ctx.actor, by: actorName(ctx) })),
@@ -32,7 +31,7 @@ export const callsRouter = router({
   resolve: guildProcedure
     .meta({
       rest: { method: 'POST', path: '/integrations/ingame/calls/{externalId}/resolve' }, tag: 'Medic und InGame',
-      summary: 'Resolve the newest call with this externalId (for example resolution "reached"); a later report of the id opens a new call. An open call leaves the board; a call a dispatcher has taken keeps takenAt, takenBy and incidentNumber, and its incident sheet, while open, gets a resolved entry. Resolving a resolved call again answers the call as stored and changes nothing.',
+      summary: 'Resolve the newest call with this externalId (for example resolution "reached"); a later report of the id opens a new call. An open call leaves the board; a call a dispatcher has taken keeps takenAt, takenBy and incidentNumber, and its incident sheet, while open, gets a resolved entry. Resolving a resolved call again, or a call a dispatcher dismissed (status dismissed, with dismissReason), answers the call as stored and changes nothing.',
       access: 'admin', capability: 'dispatch.manage', scopes: ['calls:call.report'], module: 'dispatch',
       audit: 'calls.resolve', topics: ['calls', 'overview', 'einsatzEntries'],
       errors: { 404: 'No call with this externalId was ever reported in this guild.' },
@@ -68,6 +67,8 @@ export const callsRouter = router({
     })
     .input(s.TakeCall).output(TakeResult)
     .mutation(({ ctx, input }) => takeCall(ctx.deps, ctx.guildId, input.externalId, input.keyword, { actor: ctx.actor, by: actorName(ctx) })),
+
+  ...triageProcedures,
 
   rateLimit: guildProcedure
     .meta({

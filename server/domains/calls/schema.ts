@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { plain, text } from '../../core/text.ts';
+import { plain, text, trimmed } from '../../core/text.ts';
 import { callLimits, incidentLimits } from '../../../contract/limits.ts';
+import { callTriageLimits, dismissPresets } from '../../../contract/call-triage.ts';
 
 
 export const ExternalId = z.string({ error: 'externalId must be a string' })
@@ -9,7 +10,7 @@ export const ExternalId = z.string({ error: 'externalId must be a string' })
   .regex(/^[A-Za-z0-9._:-]+$/, 'externalId may contain only A-Z a-z 0-9 . _ : -');
 
 export const CallKind = z.enum(['notruf', 'panik', 'alarm', 'hinweis'], { error: 'kind must be one of notruf, panik, alarm, hinweis' });
-export const CallStatus = z.enum(['open', 'taken', 'resolved']);
+export const CallStatus = z.enum(['open', 'taken', 'resolved', 'dismissed']);
 export const Priority = z.number({ error: 'priority must be an integer from 1 to 3' })
   .int('priority must be an integer from 1 to 3').min(1, 'priority must be 1 (high) to 3 (low)').max(3, 'priority must be 1 (high) to 3 (low)');
 
@@ -61,6 +62,30 @@ export const TakeCall = z.strictObject({
   keyword: Keyword.optional().describe('Keyword of the new incident sheet; default: the call\'s title.'),
 });
 
+export const DismissCall = z.strictObject({
+  externalId: ExternalId,
+  reason: trimmed(callTriageLimits.dismissReason, 'reason', 'reason must be a string (Fehlalarm, Doppelt, Erledigt or your own words)')
+    .describe(`${dismissPresets.join(', ')} (any case; stored as written here), or the dispatcher's own words; 1..${callTriageLimits.dismissReason} characters, trimmed.`),
+});
+
+/** Incident sheet numbers of the body: a whole number (a JSON number; no string form in a body). */
+const SheetNumber = z.number({ error: 'incident must be the number of an open incident sheet' })
+  .int('incident must be a whole number').min(1, 'incident must be at least 1').max(2_147_483_647, 'incident is too large');
+
+export const AttachCall = z.strictObject({
+  externalId: ExternalId,
+  incident: SheetNumber.describe('Number of an open incident sheet of this guild.'),
+});
+
+export const MergeCalls = z.strictObject({
+  externalIds: z.array(ExternalId, { error: 'externalIds must be an array of externalIds' })
+    .min(2, 'externalIds must name at least two calls (take a single call with POST /calls/{externalId}/take)')
+    .max(callTriageLimits.mergeCalls, `externalIds names at most ${callTriageLimits.mergeCalls} calls`)
+    .refine((ids) => new Set(ids).size === ids.length, 'externalIds must not repeat a call')
+    .describe('Open calls; the sheet is made of the first, the others are attached to it in this order.'),
+  keyword: Keyword.optional().describe('Keyword of the new sheet; default: the first call\'s title.'),
+});
+
 export const ActorRef = z.object({
   kind: z.enum(['session', 'key', 'system']),
   id: z.string().describe('User id for sessions, API key id for keys.'),
@@ -87,9 +112,13 @@ export const Call = z.object({
   updatedAt: z.date(),
   takenAt: z.date().nullable(),
   takenBy: ActorRef.nullable(),
-  incidentNumber: z.number().int().nullable().describe('The incident sheet made of this call when taken.'),
+  incidentNumber: z.number().int().nullable().describe('The incident sheet made of this call when taken, or the open sheet it was attached to.'),
+  attachedAt: z.date().nullable().describe('When a dispatcher attached the call to an existing sheet (incidentNumber) instead of making a sheet of it; null otherwise.'),
   resolvedAt: z.date().nullable(),
   resolution: z.string().nullable(),
+  dismissedAt: z.date().nullable().describe('When a dispatcher dismissed the call (status dismissed); null otherwise.'),
+  dismissedBy: ActorRef.nullable(),
+  dismissReason: z.string().nullable().describe(`Why it was dismissed: one of ${dismissPresets.join(', ')} or the dispatcher's own words.`),
 });
 export type CallOut = z.infer<typeof Call>;
 

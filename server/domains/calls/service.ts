@@ -6,6 +6,7 @@ import { checkReportRate } from './rate-limit.ts';
 import type { CallOut, ReportCallInput } from './schema.ts';
 import { callLimits } from '../../../contract/limits.ts';
 import * as store from './store.ts';
+import { dismissedError, heldUntil, notOpen } from './triage.ts';
 
 interface Who { actor: Actor; by: store.ActorName }
 
@@ -38,6 +39,9 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
   return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.lockCallReports(tx.sql, guildId);
     const last = await store.latestCall(tx.sql, guildId, input.externalId);
+    if (last?.status === 'dismissed' && heldUntil(last).getTime() > Date.now()) {
+      throw dismissedError(last, `reports of this externalId are refused until ${heldUntil(last).toISOString()}; report a new emergency with a new externalId`);
+    }
     const sheet = await openSheetOf(tx, last);
     if (sheet !== null) {
       // Taken, its sheet still open: the same incident, reported again. Not an open call (no cap, no `calls` op).
@@ -66,7 +70,7 @@ export async function resolveCall(deps: Deps, guildId: string, externalId: strin
     await store.lockCallReports(tx.sql, guildId);
     const last = await store.latestCall(tx.sql, guildId, externalId);
     if (!last) throw new AppError('NOT_FOUND', `no call with externalId ${externalId}`);
-    if (last.status === 'resolved') return last;
+    if (last.status === 'resolved' || last.status === 'dismissed') return last; // the board is done with it: nothing to write
     const sheet = await openSheetOf(tx, last);
     const call = (await store.resolveCall(tx.sql, guildId, last.id, resolution))!;
     if (last.status === 'open') {
@@ -91,13 +95,7 @@ export async function takeCall(deps: Deps, guildId: string, externalId: string, 
     }
     await store.lockCallReports(tx.sql, guildId);
     const call = await store.takeOpenCall(tx.sql, guildId, externalId, who.by);
-    if (!call) {
-      const last = await store.latestCall(tx.sql, guildId, externalId);
-      if (!last) throw new AppError('NOT_FOUND', `no call with externalId ${externalId}`);
-      if (last.status !== 'taken') throw new AppError('CONFLICT', `call ${externalId} is ${last.status}, not open`);
-      throw new AppError('CONFLICT', `call ${externalId} was already taken${last.incidentNumber ? ` (incident sheet ${last.incidentNumber})` : ''}`,
-        { reason: 'call_taken', params: { call: externalId, sheet: last.incidentNumber ? String(last.incidentNumber) : undefined } });
-    }
+    if (!call) throw await notOpen(tx, externalId);
     const incident = await openIncident(tx, {
       keyword: keyword ?? call.title, location: call.location, priority: call.priority, callId: call.id,
     }, who.by, `Meldung ${externalId} übernommen: ${call.title}`);

@@ -135,7 +135,7 @@ export async function setCallRateLimit(db: Db, guildId: string, limit: { perMinu
     on conflict (guild_id) do update set per_minute = excluded.per_minute, burst = excluded.burst, updated_at = now()`;
 }
 
-function toCall(r: Record<string, any>): CallOut {
+export function toCall(r: Record<string, any>): CallOut {
   return {
     id: r.call_id as string,
     externalId: r.external_id,
@@ -153,8 +153,12 @@ function toCall(r: Record<string, any>): CallOut {
     takenAt: r.taken_at ?? null,
     takenBy: r.taken_by_kind ? { kind: r.taken_by_kind, id: r.taken_by_id, name: r.taken_by_name ?? null } : null,
     incidentNumber: r.incident_number ?? null,
+    attachedAt: r.attached_at ?? null,
     resolvedAt: r.resolved_at ?? null,
     resolution: r.resolution ?? null,
+    dismissedAt: r.dismissed_at ?? null,
+    dismissedBy: r.dismissed_by_kind ? { kind: r.dismissed_by_kind, id: r.dismissed_by_id, name: r.dismissed_by_name ?? null } : null,
+    dismissReason: r.dismiss_reason ?? null,
   };
 }
 
@@ -165,6 +169,8 @@ export function liveCall(c: CallOut) {
     createdAt: c.createdAt.getTime(),
     updatedAt: c.updatedAt.getTime(),
     takenAt: c.takenAt?.getTime() ?? null,
+    attachedAt: c.attachedAt?.getTime() ?? null,
     resolvedAt: c.resolvedAt?.getTime() ?? null,
+    dismissedAt: c.dismissedAt?.getTime() ?? null,
   };
 }

@@ -48,6 +48,11 @@ export const EinsatzStats = z.object({
     taken: count('Of those calls, the ones a dispatcher has taken by now (also when the game resolved them afterwards).'),
     resolvedWithoutTake: count('Of those calls, the ones the game resolved before anyone took them.'),
     open: count('Of those calls, the ones still open now.'),
+    dismissed: count('Of those calls, the ones a dispatcher dismissed (POST /calls/{externalId}/dismiss).'),
+    dismissedByReason: z.object({
+      Fehlalarm: count('Dismissed as Fehlalarm (false alarm).'), Doppelt: count('Dismissed as Doppelt (duplicate).'),
+      Erledigt: count('Dismissed as Erledigt (done).'), other: count('Dismissed with the dispatcher\'s own words.'),
+    }).describe('The dismissed calls by reason; all four keys are always present.'),
   }).describe('Calls from the game reported in the period, and what became of them by now.'),
   takeTime: Durations.describe('Time from a call\'s first report to its take, for the calls taken in the period (whenever they were reported).'),
   incidents: z.object({

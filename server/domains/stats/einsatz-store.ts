@@ -12,7 +12,8 @@ export interface Durations { count: number; avgMs: number | null; medianMs: numb
 
 export interface PeriodFigures {
   calls: {
-    total: number; reports: number; taken: number; resolvedWithoutTake: number; open: number;
+    total: number; reports: number; taken: number; resolvedWithoutTake: number; open: number; dismissed: number;
+    dismissedByReason: { Fehlalarm: number; Doppelt: number; Erledigt: number; other: number };
     byKind: { notruf: number; panik: number; alarm: number; hinweis: number };
     byPriority: { '1': number; '2': number; '3': number };
   };
@@ -38,7 +39,7 @@ export async function periodFigures(db: Db, guildId: string, r: Instants): Promi
   const { from, to } = bounds(r);
   const [row] = await db`
     with reported as (
-      select kind, priority, status, taken_at, report_count from calls
+      select kind, priority, status, taken_at, report_count, dismiss_reason from calls
       where guild_id = ${guildId} and created_at >= ${from} and created_at < ${to}
     ), taken as (
       select round(extract(epoch from taken_at - created_at) * 1000)::float8 as ms from calls
@@ -56,6 +57,10 @@ export async function periodFigures(db: Db, guildId: string, r: Instants): Promi
          count(*) filter (where taken_at is not null)::int as calls_taken,
          count(*) filter (where status = 'resolved' and taken_at is null)::int as calls_resolved,
          count(*) filter (where status = 'open')::int as calls_open,
+         count(*) filter (where status = 'dismissed')::int as calls_dismissed,
+         count(*) filter (where status = 'dismissed' and dismiss_reason = 'Fehlalarm')::int as dismissed_false_alarm,
+         count(*) filter (where status = 'dismissed' and dismiss_reason = 'Doppelt')::int as dismissed_duplicate,
+         count(*) filter (where status = 'dismissed' and dismiss_reason = 'Erledigt')::int as dismissed_done,
          count(*) filter (where kind = 'notruf')::int as notruf,
          count(*) filter (where kind = 'panik')::int as panik,
          count(*) filter (where kind = 'alarm')::int as alarm,
@@ -82,6 +87,11 @@ export async function periodFigures(db: Db, guildId: string, r: Instants): Promi
   return {
     calls: {
       total: row.calls, reports: row.reports, taken: row.calls_taken, resolvedWithoutTake: row.calls_resolved, open: row.calls_open,
+      dismissed: row.calls_dismissed,
+      dismissedByReason: {
+        Fehlalarm: row.dismissed_false_alarm, Doppelt: row.dismissed_duplicate, Erledigt: row.dismissed_done,
+        other: row.calls_dismissed - row.dismissed_false_alarm - row.dismissed_duplicate - row.dismissed_done,
+      },
       byKind: { notruf: row.notruf, panik: row.panik, alarm: row.alarm, hinweis: row.hinweis },
       byPriority: { '1': row.call_p1, '2': row.call_p2, '3': row.call_p3 },
     },
