@@ -173,21 +173,19 @@ t.test('a trainee (no dispatch.view) gets the no-right message, no fleet control
   t.equal(await page.locator('.unit-tile, #unit-grid, #unit-detail').count(), 0, 'no grid, no tiles, no unit panel');
   t.equal(await page.locator('.status-picker').count(), 0, 'no status buttons before occupying a unit');
   await b.rest('POST', '/admin/clock-in', { badge: '05' });
-  await page.locator('#own-callsign').fill('RTW-2');
-  await page.locator('#own-join').click();
-  await page.locator('#own-result').getByText('Du besetzt jetzt RTW-2.').waitFor();
-  await page.locator('#own-unit h3').getByText('Status von RTW-2').waitFor();
+  await page.locator('#own-unit .own-pick[data-callsign="RTW-2"]').click();
+  await page.locator('#own-current').getByText('RTW-2').waitFor();
   await page.locator('#own-unit .status-picker button[data-code="3"]').click();
   await page.locator('#own-result').getByText('RTW-2: Status 3 – Einsatz übernommen.').waitFor();
   t.equal(await statusOf('RTW-2'), '3', 'PUT /me/unit-status set the status of their own unit');
-  await page.locator('#own-unit h3').click();
+  await page.locator('#own-unit-title').click();
   await page.keyboard.press('4');
   await page.locator('#own-result').getByText('RTW-2: Status 4 – Am Einsatzort.').waitFor();
   t.equal(await statusOf('RTW-2'), '4', 'the digit keys work here too');
   await screenshot(page, 'units-trainee');
   await page.locator('#own-leave').click();
-  await page.locator('#own-result').getByText('Du hast RTW-2 verlassen.').waitFor();
-  t.equal(await page.locator('.status-picker').count(), 0, 'after leaving, no status buttons');
+  await page.locator('#own-unit .own-pick[data-callsign="RTW-2"]').waitFor();
+  t.equal(await page.locator('.status-picker').count(), 0, 'after leaving, no status buttons: the units to choose from again');
   await b.rest('POST', '/admin/clock-out', { badge: '05' });
   await b.rest('PUT', '/units/RTW-2/status', { status: '2' });
 });
@@ -245,7 +243,7 @@ t.test('in English', async (t) => {
   t.equal(await page.locator('#unit-join').innerText(), 'Occupy');
   const trainee = await open(t, demo.trainee, { tab: 'units', lang: 'en' });
   await trainee.locator('#units-no-right').getByText('The unit overview is shown to ranks with the right to “see dispatch and calls”.').waitFor();
-  t.equal(await trainee.locator('#own-unit-title').innerText(), 'My unit');
+  t.equal(await trainee.locator('#own-unit-title').innerText(), 'My vehicle');
 });
 
 t.test('200 units: natural order, the search narrows them, arrow down moves a row', async (t) => {

@@ -6,6 +6,8 @@ import type { Out } from '../app/types.ts';
  */
 export interface UnitEntry {
   callsign: string; label: string | null; orgUnit: string | null; status: string; since: number;
+  /** The crew's note with the current status (e.g. with 5 Sprechwunsch), cleared by the next status. */
+  note?: string | null;
   members: { id: string; nickname: string }[];
 }
 export interface AlarmEntry { callsign: string; status: string; since: number }

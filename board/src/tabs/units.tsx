@@ -5,6 +5,7 @@ import { useAction } from '../ui/action.tsx';
 import { UnitDetail, type Run } from './units/detail.tsx';
 import { UnitGrid } from './units/grid.tsx';
 import { OwnUnit } from './units/own-unit.tsx';
+import { crewText } from './units/crew-text.ts';
 import { filtering, matchCount, putStatus, selected } from './units/state.ts';
 import { text } from './units/text.ts';
 import { Toolbar } from './units/toolbar.tsx';
@@ -71,18 +72,21 @@ function Fleet() {
   );
 }
 
-/** Einheiten: the fleet for ranks that may watch it; otherwise the person's own unit. */
+/** Einheiten: the fleet for ranks that may watch it; otherwise the person's own unit ("Mein Fahrzeug"). */
 export function UnitsTab() {
   const t = text();
   if (watching.value.includes('units')) return <Fleet />;
   if (connection.value === 'connecting' && can('dispatch.view')) return <p class="muted">{t.loading}</p>;
+  // A crew: "Mein Fahrzeug"; the fleet is for ranks that may see it, said in words.
   return (
-    <div class="grid two">
-      <section class="card" aria-labelledby="units-title">
-        <h2 id="units-title">{t.title}</h2>
-        <p id="units-no-right" class="muted">{t.noRight}</p>
-      </section>
-      {can('timeclock.own.use') && <OwnUnit />}
+    <div class="crew-units">
+      {can('timeclock.own.use') ? <OwnUnit /> : (
+        <section class="card" aria-labelledby="units-title">
+          <h2 id="units-title">{t.title}</h2>
+          <p id="own-no-right">{crewText().noRight}</p>
+        </section>
+      )}
+      <p id="units-no-right" class="muted">{t.noRight}</p>
     </div>
   );
 }

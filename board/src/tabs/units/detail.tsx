@@ -83,6 +83,7 @@ export function UnitDetail({ action, resultFor, run, setStatus }: Props) {
       </div>
       <p class="muted">{[u.label, u.orgUnit].filter(Boolean).join(' · ')}</p>
       <p class="muted">{t.inStatus}: {clockTime(u.since)} · <Since at={u.since} /></p>
+      {u.note && <p class="unit-note" id="unit-detail-note"><b>{t.note}:</b> {u.note}</p>}
       {canSet
         ? <StatusPicker current={u.status} busy={action.busy} onPick={(code) => setStatus(u.callsign, code)} />
         : <p class="muted" id="no-status-right">{t.noStatusRight}</p>}

@@ -53,6 +53,7 @@ export const UnitTile = memo(({ callsign }: { callsign: string }) => {
             <li class={m.id === me ? 'me' : ''}>{m.nickname}{m.id === me && <span class="you"> ({t.you})</span>}</li>
           ))}
         </ul>
+        {u.note && <div class="note" title={u.note}><span class="sr-only">{t.note}: </span>„{u.note}“</div>}
         <div class="time" title={t.inStatus}>{t.since} {clockTime(u.since)} · <Since at={u.since} /></div>
       </div>
     </li>
