@@ -77,18 +77,18 @@ export async function embedChart(deps: Deps, token: string) {
   return png;
 }
 
-/** Renders a stored link's chart; the parameters were validated when the link was made. */
+/** Renders a stored link's chart in its stored language (German when it has none); the parameters were validated when the link was made. */
 async function renderLinkChart(deps: Deps, guildId: string, chart: string, p: ChartLinkInput) {
   const look = await chartLookOf(deps, guildId);
   const [scope, type] = chart.split('/') as ['leaderboard' | 'user', string];
   if (scope === 'leaderboard') {
     const board = await leaderboard(deps, guildId, periodQuery(p), { limit: p.limit ?? 10, rank: p.rank, orgUnit: p.orgUnit });
-    return renderPng(leaderboardSpec(type as LeaderboardChart, board, look.name), p, look.color);
+    return renderPng(leaderboardSpec(type as LeaderboardChart, board, look.name, p.lang), p, look.color);
   }
   // a person who left the guild: the image is gone (404), the link stays listed until revoked
   const stats = await personStats(deps, guildId, p.userId!, periodQuery(p), false).catch((err) => {
     if (err instanceof AppError && err.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', 'the person of this chart link is no longer in the guild');
     throw err;
   });
-  return renderPng(personSpec(type as PersonChart, stats, look.name), p, look.color);
+  return renderPng(personSpec(type as PersonChart, stats, look.name, p.lang), p, look.color);
 }

@@ -34,8 +34,8 @@ async function withCharts<T extends Leaderboard | PersonStats>(deps: Parameters<
   if (!wanted) return answer;
   const { name, color } = await chartLookOf(deps, guildId);
   const entries = 'rows' in answer
-    ? leaderboardCharts.map((type) => [type, leaderboardSpec(type, answer, name)] as const)
-    : personCharts.map((type) => [type, personSpec(type, answer as PersonStats, name)] as const);
+    ? leaderboardCharts.map((type) => [type, leaderboardSpec(type, answer, name, look.lang)] as const)
+    : personCharts.map((type) => [type, personSpec(type, answer as PersonStats, name, look.lang)] as const);
   const pngs = await Promise.all(entries.map(([, spec]) => renderPng(spec, look, color)));
   return { ...answer, charts: Object.fromEntries(entries.map(([type], i) => [type, pngs[i].base64])) };
 }
@@ -70,7 +70,7 @@ export const statsRouter = router({
         leaderboard(ctx.deps, ctx.guildId, s.periodQuery(input), { limit: input.limit ?? 10, rank: input.rank, orgUnit: input.orgUnit }),
         chartLookOf(ctx.deps, ctx.guildId),
       ]);
-      return renderPng(leaderboardSpec(type, board, look.name), input, look.color);
+      return renderPng(leaderboardSpec(type, board, look.name, input.lang), input, look.color);
     }),
 
   user: guildProcedure
@@ -97,7 +97,7 @@ export const statsRouter = router({
       const type = chartType(personCharts, input.type);
       mayReadPerson(ctx.principal, input.userId);
       const [stats, look] = await Promise.all([personStats(ctx.deps, ctx.guildId, input.userId, s.periodQuery(input), false), chartLookOf(ctx.deps, ctx.guildId)]);
-      return renderPng(personSpec(type, stats, look.name), input, look.color);
+      return renderPng(personSpec(type, stats, look.name, input.lang), input, look.color);
     }),
 
   me: guildProcedure

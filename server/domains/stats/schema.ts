@@ -51,6 +51,8 @@ const chartFields = {
     .describe('Width × height of the image at most this; at least 50000, default 990000 (charts stop growing at 4,000,000).'),
   theme: z.enum(['dark', 'light'], { error: 'theme must be dark or light' }).optional()
     .describe('dark (default; readable in Discord\'s dark theme) or light.'),
+  lang: z.enum(['de', 'en'], { error: 'lang must be de or en' }).optional()
+    .describe('The language of the chart\'s texts: de (default) or en.'),
 };
 
 type PeriodInput = { period?: z.infer<typeof Period>; date?: string; from?: string; to?: string };

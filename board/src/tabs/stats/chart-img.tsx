@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { guild } from '../../app/session.ts';
+import { lang } from '../../app/i18n.ts';
 import { theme } from '../../app/theme.ts';
 import { useWidth } from '../../ui/use-width.ts';
 import { dataVersion } from './state.ts';
@@ -46,7 +47,7 @@ export interface ChartImgProps {
 }
 
 /**
- * A server-rendered chart as a plain <img>: sized to its box, in the board's theme, for the open
+ * A server-rendered chart as a plain <img>: sized to its box, in the board's theme and language, for the open
  * guild (`?guild=`, since an <img> cannot send x-guild-id). Until the first image arrives the box
  * keeps the chart's shape; a new image replaces the old one only once it has loaded.
  */
@@ -61,6 +62,7 @@ export function ChartImg({ path, params, aspect, alt, id, theme: colours }: Char
   for (const [k, v] of Object.entries(params) as [string, unknown][]) if (v !== undefined && v !== '') query.set(k, String(v));
   if (width) query.set('maxPixels', String(maxPixelsFor(width, aspect)));
   query.set('theme', colours ?? chartTheme());
+  query.set('lang', lang.value); // the chart's texts in the board's language
   // each data version (and a retry) has a URL of its own: the browser's cache (max-age=60) never
   // shows a chart older than the numbers beside it
   query.set('v', String(dataVersion.value + retry * 1000));

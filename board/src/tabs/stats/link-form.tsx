@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../app/api.ts';
+import { lang } from '../../app/i18n.ts';
 import { guild } from '../../app/session.ts';
 import type { Out } from '../../app/types.ts';
 import { Result, useAction } from '../../ui/action.tsx';
@@ -26,7 +27,8 @@ export function LinkForm({ onCreated }: { onCreated: (link: CreatedLink) => void
   const personal = chart.startsWith('user/');
   // bars and shares show the first people, legibly at most 25 (the trend sums everyone)
   const people = chart === 'leaderboard/bars' || chart === 'leaderboard/share' ? { limit: Math.min(limit.value, 25) } : {};
-  const params = { ...periodInput.value, ...(personal ? { userId } : { ...filterInput.value, ...people }), theme };
+  // a link keeps the language it was made in (the board's): its image is drawn in it on every fetch
+  const params = { ...periodInput.value, ...(personal ? { userId } : { ...filterInput.value, ...people }), theme, lang: lang.value };
   const create = (e: Event) => {
     e.preventDefault();
     if (personal && !userId) return void action.run(() => Promise.reject(new Error(t.needPerson)));

@@ -77,7 +77,7 @@ export function barsConfig(f: Frame<Bars>): ChartConfiguration {
         },
       },
     },
-    plugins: [frame(f, { note: hidden > 0 ? `+ ${hidden} weitere` : '' }), barValuesPlugin(t, texts, rowFont * 0.92, true, t.accent),
+    plugins: [frame(f, { note: hidden > 0 ? f.words.more(hidden) : '' }), barValuesPlugin(t, texts, rowFont * 0.92, true, t.accent),
       ranksPlugin(t, rowFont, m.pad + rankWidth - rowFont * 0.5)],
   };
 }

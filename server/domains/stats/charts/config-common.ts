@@ -7,6 +7,7 @@ import { framePlugin, type LegendEntry } from './frame.ts';
 import type { ChartSpec } from './spec.ts';
 import { drawableLabel } from './text.ts';
 import type { Theme } from './theme.ts';
+import type { ChartLang, chartWords } from './words.ts';
 
 /** What every chart kind's builder gets: the spec, the size, colours, metrics and a context to measure text with. */
 export interface Frame<S extends ChartSpec = ChartSpec> {
@@ -16,6 +17,8 @@ export interface Frame<S extends ChartSpec = ChartSpec> {
   t: Theme;
   m: Metrics;
   measure: SKRSContext2D;
+  /** The drawing's own words in the chart's language. */
+  words: (typeof chartWords)[ChartLang];
 }
 
 /** The largest of the values, 0 for none (a loop: spreading a long series into Math.max overflows the stack). */

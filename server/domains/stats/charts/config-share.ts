@@ -11,9 +11,6 @@ import { paletteFor } from './theme.ts';
 
 type Share = Extract<ChartSpec, { kind: 'share' }>;
 
-/** The slice the caller folds the tail into; it is drawn in the neutral grey, not a person's colour. */
-const OTHERS = 'Andere';
-
 /**
  * Shares as a doughnut: the total in the hole, percentages on the slices that hold them, and a
  * legend (beside the doughnut on wide images, below it on tall ones) naming each slice with its
@@ -23,9 +20,11 @@ export function shareConfig(f: Frame<Share>): ChartConfiguration {
   const { m, t, measure, width, height } = f;
   const slices = f.spec.slices.map((s) => ({ label: s.label, ms: Math.max(0, Number(s.ms) || 0) }));
   const total = slices.reduce((a, s) => a + s.ms, 0);
-  const palette = paletteFor(t, slices.filter((s) => s.label !== OTHERS).length);
+  // the slice the caller folds the tail into ("Andere"/"Others") is drawn in the neutral grey, not a person's colour
+  const others = f.words.others;
+  const palette = paletteFor(t, slices.filter((s) => s.label !== others).length);
   let next = 0;
-  const colors = slices.map((s) => (s.label === OTHERS ? t.neutral : palette[next++]));
+  const colors = slices.map((s) => (s.label === others ? t.neutral : palette[next++]));
 
   const beside = width >= height * 1.15;
   const legendFont = m.small;

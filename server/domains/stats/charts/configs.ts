@@ -5,6 +5,7 @@ import { metricsFor } from './layout.ts';
 import { emptyPlugin } from './frame.ts';
 import type { ChartSpec, ChartStyle } from './spec.ts';
 import { themeFor } from './theme.ts';
+import { chartWords } from './words.ts';
 import { barsConfig } from './config-bars.ts';
 import { shareConfig } from './config-share.ts';
 import { shiftsConfig, trendConfig } from './config-series.ts';
@@ -18,7 +19,7 @@ import { shiftsConfig, trendConfig } from './config-series.ts';
 export function chartConfig(spec: ChartSpec, style: ChartStyle, measure: SKRSContext2D): ChartConfiguration {
   const t = themeFor(style.theme, style.color);
   const m = metricsFor(style.width, style.height, Boolean(spec.subtitle), spec.kind === 'trend' && !isEmpty(spec));
-  const f = { spec, width: style.width, height: style.height, t, m, measure };
+  const f = { spec, width: style.width, height: style.height, t, m, measure, words: chartWords[style.lang ?? 'de'] };
   if (isEmpty(spec)) return emptyConfig(f);
   switch (spec.kind) {
     case 'bars': return barsConfig(f as Frame<typeof spec>);
@@ -43,6 +44,6 @@ function emptyConfig(f: Frame): ChartConfiguration {
     type: 'bar',
     data: { labels: [], datasets: [] },
     options: { ...baseOptions(f), scales: { x: { display: false }, y: { display: false } } },
-    plugins: [frame(f), emptyPlugin(f.t, f.m)],
+    plugins: [frame(f), emptyPlugin(f.t, f.m, f.words.empty)],
   };
 }

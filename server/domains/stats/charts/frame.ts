@@ -80,8 +80,8 @@ function drawLegendRow(ctx: SKRSContext2D, t: Theme, m: Metrics, entries: Legend
   }
 }
 
-/** "Keine Daten im Zeitraum", centred in the space below the header. */
-export function emptyPlugin(t: Theme, m: Metrics): Plugin {
+/** "Keine Daten im Zeitraum" (`text`, in the chart's language), centred in the space below the header. */
+export function emptyPlugin(t: Theme, m: Metrics, text: string): Plugin {
   return {
     id: 'dtEmpty',
     afterDraw(chart) {
@@ -92,7 +92,7 @@ export function emptyPlugin(t: Theme, m: Metrics): Plugin {
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
       const y = m.header + (chart.height - m.header) / 2;
-      ctx.fillText(fitText(ctx, 'Keine Daten im Zeitraum', chart.width - 2 * m.pad), chart.width / 2, Math.min(y, chart.height - m.base));
+      ctx.fillText(fitText(ctx, text, chart.width - 2 * m.pad), chart.width / 2, Math.min(y, chart.height - m.base));
       ctx.restore();
     },
   };

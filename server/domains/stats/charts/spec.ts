@@ -18,6 +18,8 @@ export interface ChartStyle {
   theme: 'dark' | 'light';
   /** The guild's accent colour, #rrggbb (anything else falls back to the default accent). */
   color: string;
+  /** The language of the words the drawing adds ("Keine Daten im Zeitraum", "+ 3 weitere"); default German. */
+  lang?: 'de' | 'en';
 }
 
 /** Largest image accepted: the spec's maxPixels tops out at 4,000,000 pixels. */
@@ -32,5 +34,6 @@ export function checkStyle(style: ChartStyle): string | null {
   if (width > MAX_SIDE || height > MAX_SIDE) return `chart sides are at most ${MAX_SIDE} px, got ${width}×${height}`;
   if (width * height > MAX_PIXELS) return `charts have at most ${MAX_PIXELS} pixels, got ${width}×${height}`;
   if (style.theme !== 'dark' && style.theme !== 'light') return `chart theme must be dark or light, got ${String(style.theme)}`;
+  if (style.lang !== undefined && style.lang !== 'de' && style.lang !== 'en') return `chart lang must be de or en, got ${String(style.lang)}`;
   return null;
 }
