@@ -42,6 +42,10 @@ export interface SpecificReasons {
   unit_occupied: { unit: string };
   /** Unit status `status` is in use by the `units` (comma-separated callsigns). */
   status_in_use: { status: string; units: string };
+  /** Unit type `type` is in use by the `units` (comma-separated callsigns) and/or the AAO `keywords` (comma-separated). */
+  unit_type_in_use: { type: string; units?: string; keywords?: string };
+  /** The unit `types` (comma-separated) are not in the guild's type catalogue (GET /admin/unit-types). */
+  unknown_unit_type: { types: string };
   /** The caller's rank lacks `capability`. */
   capability_missing: { capability: string };
   /** The API key lacks every scope of `scopes` (separated by " or "); without `scopes`, the route takes no scoped keys. */
@@ -58,7 +62,7 @@ export interface SpecificReasons {
   csrf: Record<never, never>;
   /** No API key and no session cookie with x-guild-id. */
   missing_credential: Record<never, never>;
-  /** A record named `name` exists already (letterheads). */
+  /** A record named `name` exists already (letterheads, AAO keywords). */
   name_taken: { name: string };
   /** The version sent is not the stored one: read the record again and reapply the change. */
   stale_version: Record<never, never>;
@@ -100,7 +104,7 @@ export type Because = { [R in SpecificReason]: keyof SpecificReasons[R] extends 
 export const specificReasons = [
   'not_clocked_in', 'already_clocked_in', 'off_duty', 'not_your_unit', 'not_in_unit', 'not_on_standby',
   'no_dispatcher_slot', 'slot_taken', 'all_slots_taken', 'call_taken', 'call_dismissed', 'call_resolved', 'incident_closed', 'unit_on_other_incident', 'no_alarm_status', 'unit_occupied',
-  'status_in_use', 'capability_missing', 'scope_missing', 'session_only', 'alarm_session_only', 'admin_required',
+  'status_in_use', 'unit_type_in_use', 'unknown_unit_type', 'capability_missing', 'scope_missing', 'session_only', 'alarm_session_only', 'admin_required',
   'module_off', 'csrf', 'missing_credential', 'name_taken', 'stale_version', 'validation', 'database_unavailable',
 ] as const satisfies readonly SpecificReason[];
 

@@ -7,6 +7,8 @@ import { createLoginLink } from '../auth/login-links.ts';
 import { capabilities } from '../../contract/capabilities.ts';
 import { seedDemoPatient } from '../domains/medic/demo.ts';
 import { replaceTiers } from '../domains/medic/board-store.ts';
+import { insertKeywords, insertUnitTypes } from '../domains/onboarding/store.ts';
+import { fireRescueKeywords, fireRescueTypes } from '../domains/onboarding/templates/fire-de.ts';
 
 export const DEMO_GUILD = '100000000000000001';
 export const DEMO_ADMIN = '200000000000000001';
@@ -28,10 +30,10 @@ const people = [
 ];
 
 const units = [
-  { callsign: 'RTW-1', label: 'Rettungswagen 1', orgUnit: 'Rettungswache Mitte' },
-  { callsign: 'RTW-2', label: 'Rettungswagen 2', orgUnit: 'Rettungswache Nord' },
-  { callsign: 'NEF-1', label: 'Notarzteinsatzfahrzeug 1', orgUnit: 'Rettungswache Mitte' },
-  { callsign: 'HLF-1', label: 'Hilfeleistungslöschfahrzeug 1', orgUnit: 'Feuerwache 1' },
+  { callsign: 'RTW-1', label: 'Rettungswagen 1', orgUnit: 'Rettungswache Mitte', type: 'RTW' },
+  { callsign: 'RTW-2', label: 'Rettungswagen 2', orgUnit: 'Rettungswache Nord', type: 'RTW' },
+  { callsign: 'NEF-1', label: 'Notarzteinsatzfahrzeug 1', orgUnit: 'Rettungswache Mitte', type: 'NEF' },
+  { callsign: 'HLF-1', label: 'Hilfeleistungslöschfahrzeug 1', orgUnit: 'Feuerwache 1', type: 'HLF' },
 ];
 
 /**
@@ -43,6 +45,9 @@ export async function seedDemo(db: Database, publicUrl: string): Promise<{ guild
     if (!(await insertGuild(tx, DEMO_GUILD, 'Demo Rettungsdienst'))) return null;
     for (const r of ranks) await insertRank(tx, DEMO_GUILD, r);
     for (const p of people) await insertPerson(tx, DEMO_GUILD, p);
+    // The fire and rescue template's AAO (unit types, keywords); the units carry their type.
+    await insertUnitTypes(tx, DEMO_GUILD, fireRescueTypes);
+    await insertKeywords(tx, DEMO_GUILD, fireRescueKeywords);
     for (const u of units) await insertUnit(tx, DEMO_GUILD, { ...u, status: '2' }); // the guild's status catalogue is seeded with it
     // care tiers of the medic sync (GET /medic/qualifications): 1 first aider .. 4 emergency physician
     await replaceTiers(tx, DEMO_GUILD, [

@@ -11,6 +11,7 @@ import { dispatchRouter } from '../domains/dispatch/router.ts';
 import { callsRouter } from '../domains/calls/router.ts';
 import { incidentsRouter } from '../domains/incidents/router.ts';
 import { alarmSettingsRouter } from '../domains/incidents/settings.ts';
+import { aaoRouter } from '../domains/aao/router.ts';
 import { personnelRouter } from '../domains/personnel/router.ts';
 import { accessRouter } from '../domains/access/router.ts';
 import { ranksRouter } from '../domains/ranks/router.ts';
@@ -46,6 +47,7 @@ export const appRouter = router({
   stats: statsRouter,
   clockSettings: clockSettingsRouter,
   alarmSettings: alarmSettingsRouter,
+  aao: aaoRouter,
   onboarding: onboardingRouter,
   letterheads: letterheadsRouter,
   uploads: uploadsRouter,

@@ -9,7 +9,7 @@ import type { Sql } from '../../server/store/db.ts';
 // starts with the FMS status catalogue (sql/0002), so `statuses` is empty only where it was cleared.
 const server = await startTestServer(t);
 const api = client(server);
-const areaNames = ['ranks', 'statuses', 'units', 'letterheads', 'modules', 'clock'];
+const areaNames = ['ranks', 'statuses', 'aao', 'units', 'letterheads', 'modules', 'clock'];
 
 async function freshGuild(sql: Sql, guildId: string) {
   await insertGuild(sql, guildId, `Guild ${guildId}`);
@@ -42,7 +42,7 @@ t.test('a fresh guild: seedable, seed, seedable again, seed again changes nothin
   const before = await api('GET', `/onboarding/${G}/seedable`, { session: admin });
   t.equal(before.status, 200);
   t.same(before.body.areas.map((a: any) => a.area), areaNames, 'every area, dispatcher slots not among them');
-  t.same(emptyOf(before.body), { ranks: true, statuses: false, units: true, letterheads: true, modules: true, clock: true });
+  t.same(emptyOf(before.body), { ranks: true, statuses: false, aao: true, units: true, letterheads: true, modules: true, clock: true });
   t.same(before.body.templates.map((x: any) => x.id), ['feuerwehr-rettungsdienst', 'polizei']);
   const ranks = before.body.areas.find((a: any) => a.area === 'ranks');
   t.match(ranks.title, { de: 'Dienstgrade und Berechtigungen', en: 'Ranks and capabilities' });
@@ -56,7 +56,7 @@ t.test('a fresh guild: seedable, seed, seedable again, seed again changes nothin
   t.equal(seeded.body.template, 'feuerwehr-rettungsdienst', 'the default template');
   t.same(seeded.body.areas.statuses, { skipped: 'not empty' });
   t.match(seeded.body.areas, {
-    ranks: { created: 6 }, units: { created: 7 }, letterheads: { created: 2, items: ['Feuerwehr Musterstadt', 'Rettungsdienst Musterstadt'] },
+    ranks: { created: 6 }, aao: { created: 15 }, units: { created: 7 }, letterheads: { created: 2, items: ['Feuerwehr Musterstadt', 'Rettungsdienst Musterstadt'] },
     modules: { created: 9 }, clock: { created: 3 },
   });
   t.ok(seeded.body.areas.units.items.includes('Florian Muster 1/83-1'));
@@ -65,7 +65,7 @@ t.test('a fresh guild: seedable, seed, seedable again, seed again changes nothin
   t.match(after, { ranks: 6, statuses: 10, units: 7, letterheads: 2, time_zone: 'Europe/Berlin', max_shift_ms: String(12 * 3_600_000), min_on_duty: 4 });
   t.same(after.modules, { timeclock: true, dispatch: true, incidents: true, personnel: true, stats: true, documents: true, uploads: true, emojis: true, medic: true });
   const [audit] = await server.sql`select actor_kind, data from audit_log where guild_id = ${G} and action = 'onboarding.seed'`;
-  t.same(audit.data, { template: 'feuerwehr-rettungsdienst', areas: { ranks: 6, units: 7, letterheads: 2, modules: 9, clock: 3 } });
+  t.same(audit.data, { template: 'feuerwehr-rettungsdienst', areas: { ranks: 6, aao: 15, units: 7, letterheads: 2, modules: 9, clock: 3 } });
 
   // One event: boards see the units (hot topic state), and settings and access notices.
   const mine = server.events.slice(from).filter((e) => e.guildId === G);
@@ -124,7 +124,7 @@ t.test('a subset of areas: only those are filled, the rest stays empty', async (
   t.same(Object.keys(res.body.areas).sort(), ['clock', 'letterheads']);
   t.match(await snapshot(S), { ranks: 0, units: 0, letterheads: 2, modules: {}, max_shift_ms: String(12 * 3_600_000) });
   const seedable = await api('GET', `/onboarding/${S}/seedable`, { key: k });
-  t.same(emptyOf(seedable.body), { ranks: true, statuses: false, units: true, letterheads: false, modules: true, clock: false });
+  t.same(emptyOf(seedable.body), { ranks: true, statuses: false, aao: true, units: true, letterheads: false, modules: true, clock: false });
   const [{ data }] = await server.sql`select data from audit_log where guild_id = ${S} and action = 'onboarding.seed'`;
   t.same(data, { template: 'feuerwehr-rettungsdienst', areas: { letterheads: 2, clock: 3 } });
 });

@@ -2,6 +2,7 @@ import t from 'tap';
 import { CreateRank } from '../../server/domains/ranks/schema.ts';
 import { slugOf } from '../../server/domains/ranks/service.ts';
 import { CreateUnit, PutStatus } from '../../server/domains/units/schema.ts';
+import { CreateKeyword, PutUnitType } from '../../server/domains/aao/schema.ts';
 import { modules } from '../../contract/modules.ts';
 import { canonicalZone } from '../../server/domains/stats/zone.ts';
 import { areas, planOf, templateIds, templates } from '../../server/domains/onboarding/areas.ts';
@@ -34,6 +35,21 @@ for (const id of templateIds) {
       t.ok(parsed.success, `unit ${u.callsign}: ${parsed.error?.issues.map((i) => i.message).join('; ') ?? 'valid'}`);
     }
     t.equal(new Set(tpl.units.map((u) => u.callsign.toLowerCase())).size, tpl.units.length, 'callsigns unique (any case)');
+
+    const types = new Set(tpl.unitTypes.map((x) => x.code));
+    for (const x of tpl.unitTypes) {
+      const parsed = PutUnitType.safeParse(x);
+      t.ok(parsed.success, `unit type ${x.code}: ${parsed.error?.issues.map((i) => i.message).join('; ') ?? 'valid'}`);
+    }
+    t.equal(new Set(tpl.unitTypes.map((x) => x.code.toLowerCase())).size, tpl.unitTypes.length, 'type codes unique (any case)');
+    for (const k of tpl.keywords) {
+      const parsed = CreateKeyword.safeParse(k);
+      t.ok(parsed.success && parsed.data.keyword === k.keyword, `keyword ${k.keyword}: ${parsed.error?.issues.map((i) => i.message).join('; ') ?? 'valid, stored as written'}`);
+      t.ok(k.requirements.every((r) => types.has(r.type)), `keyword ${k.keyword} asks only for the template's types`);
+    }
+    t.equal(new Set(tpl.keywords.map((k) => k.keyword.toLowerCase())).size, tpl.keywords.length, 'keywords unique (any case)');
+    t.ok(tpl.units.every((u) => types.has(u.type)), 'every unit has one of the template\'s types');
+    t.ok(tpl.statuses.some((x) => x.available), 'some status is available for proposals');
 
     for (const l of tpl.letterheads) {
       t.match(l.primaryColor, /^#[0-9a-f]{6}$/);

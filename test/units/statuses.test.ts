@@ -24,7 +24,7 @@ t.test('every guild starts with the German FMS catalogue; 0 and A (Alarmiert) ca
   t.same(res.body.statuses.filter((x: any) => x.acknowledges).map((x: any) => x.code), ['3'], 'FMS 3 alone acknowledges');
   for (const x of res.body.statuses) {
     t.match(x.color, /^#[0-9a-f]{6}$/, `${x.code} has a #rrggbb colour`);
-    t.same(Object.keys(x).sort(), ['acknowledges', 'alarm', 'code', 'color', 'label', 'position']);
+    t.same(Object.keys(x).sort(), ['acknowledges', 'alarm', 'available', 'code', 'color', 'label', 'position']);
   }
   const positions = res.body.statuses.map((x: any) => x.position);
   t.same(positions, [...positions].sort((a: number, b: number) => a - b), 'in display order');
@@ -45,9 +45,9 @@ t.test('who may read the catalogue: keys, the game scope, crews; not a rank with
 t.test('PUT /admin/statuses/{code}: create and replace, with every field rule', async (t) => {
   const created = await api('PUT', '/admin/statuses/C', { session: s.setup, body: { label: 'Sprechwunsch Leitstelle', color: '#ABCDEF', alarm: false } });
   t.equal(created.status, 200);
-  t.same(created.body, { code: 'C', label: 'Sprechwunsch Leitstelle', color: '#abcdef', alarm: false, acknowledges: false, position: 11 }, 'new codes go last; colour stored lower-case');
+  t.same(created.body, { code: 'C', label: 'Sprechwunsch Leitstelle', color: '#abcdef', alarm: false, acknowledges: false, available: false, position: 11 }, 'new codes go last; colour stored lower-case');
   const replaced = await api('PUT', '/admin/statuses/C', { key, body: { label: '  Rückruf  ', color: '#000000', alarm: false } });
-  t.same(replaced.body, { code: 'C', label: 'Rückruf', color: '#000000', alarm: false, acknowledges: false, position: 11 }, 'replace keeps the position, trims the label');
+  t.same(replaced.body, { code: 'C', label: 'Rückruf', color: '#000000', alarm: false, acknowledges: false, available: false, position: 11 }, 'replace keeps the position, trims the label');
   const moved = await api('PUT', '/admin/statuses/C', { key, body: { label: 'Rückruf', color: '#000000', alarm: false, position: 0 } });
   t.equal(moved.body.position, 0);
   const list = await api('GET', '/admin/statuses', { key });

@@ -126,7 +126,7 @@ t.test('GET /units: status label, alarm flag and members', async (t) => {
   t.match(rtw, { status: '0', statusLabel: 'Notruf/priorisierter Sprechwunsch', alarm: true });
   t.same(rtw.members.map((m: any) => [m.userId, m.nickname]), [['crew1', 'Cora'], ['leit1', 'Lena']], 'members in the order they joined');
   t.ok(rtw.members.every((m: any) => Date.parse(m.since) > 0));
-  t.same(Object.keys(rtw).sort(), ['alarm', 'callsign', 'label', 'members', 'note', 'orgUnit', 'since', 'status', 'statusLabel']);
+  t.same(Object.keys(rtw).sort(), ['alarm', 'callsign', 'label', 'members', 'note', 'orgUnit', 'since', 'status', 'statusLabel', 'type']);
   assertError(t, await api('GET', '/units?status=0', { key }), 400, 'no query parameters');
   await api('PUT', '/units/RTW-1/status', { key, body: { status: '2' } });
   await api('POST', '/admin/clock-out', { key, body: { badge: 2 } });

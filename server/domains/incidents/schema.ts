@@ -47,7 +47,7 @@ export const NumberParam = z.strictObject({ number: IncidentNumber });
 export const CreateIncident = z.strictObject({
   keyword: Keyword.describe('Einsatzstichwort, at most 120 characters.'),
   location: Location.optional(),
-  priority: Priority.optional().describe('1 high, 2 normal (default), 3 low.'),
+  priority: Priority.optional().describe('1 high, 2 normal, 3 low; default: the default priority of the AAO keyword the keyword matches (GET /admin/keywords), else 2.'),
 });
 
 const Version = z.number({ error: 'version must be a whole number' }).int('version must be a whole number').min(1, 'version must be at least 1').max(MAX_INT, 'version is too large');

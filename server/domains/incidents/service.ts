@@ -5,6 +5,7 @@ import type { ActorName } from '../calls/store.ts';
 import type { EntryOut, IncidentOut } from './schema.ts';
 import * as store from './store.ts';
 import { guildWrite } from '../units/write.ts';
+import { keywordPriority } from '../aao/proposal.ts';
 
 export type Change = 'created' | 'updated' | 'unit_assigned' | 'unit_released' | 'closed' | 'unit_alarmed' | 'unit_acknowledged';
 const ms = (d: Date | null) => d?.getTime() ?? null;
@@ -85,7 +86,9 @@ export async function lockOpen(tx: Tx, number: number, version?: number) {
 
 export async function createIncident(deps: Deps, guildId: string, input: { keyword: string; location?: unknown; priority?: number }, who: Who) {
   return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
-    const sheet = await openIncident(tx, { keyword: input.keyword, location: input.location ?? null, priority: input.priority ?? 2, callId: null }, who.by, 'Einsatzblatt angelegt');
+    // No priority given: the AAO keyword's default, else 2 (normal).
+    const priority = input.priority ?? (await keywordPriority(tx.sql, guildId, input.keyword)) ?? 2;
+    const sheet = await openIncident(tx, { keyword: input.keyword, location: input.location ?? null, priority, callId: null }, who.by, 'Einsatzblatt angelegt');
     tx.audit('incident.create', who.actor, { number: sheet.number });
     return sheet;
   });

@@ -9,15 +9,16 @@ export const defaultTemplate: TemplateId = 'feuerwehr-rettungsdienst';
 
 /**
  * The setup areas, in the order a seed fills them (statuses before units: a new unit starts in a
- * status of the catalogue). Dispatcher slots are not among them: a guild has a fixed 20 slots
+ * status of the catalogue; the AAO's unit types before units: a new unit gets its type). Dispatcher slots are not among them: a guild has a fixed 20 slots
  * (dispatch/schema.ts MAX_SLOTS) that people on duty take; there is nothing to configure.
  */
-export const areas = ['ranks', 'statuses', 'units', 'letterheads', 'modules', 'clock'] as const;
+export const areas = ['ranks', 'statuses', 'aao', 'units', 'letterheads', 'modules', 'clock'] as const;
 export type Area = (typeof areas)[number];
 
 export const areaTitles: Record<Area, { de: string; en: string }> = {
   ranks: { de: 'Dienstgrade und Berechtigungen', en: 'Ranks and capabilities' },
   statuses: { de: 'Fahrzeugstatus (FMS)', en: 'Unit statuses (FMS)' },
+  aao: { de: 'Alarm- und Ausrückeordnung (Fahrzeugtypen, Stichwörter)', en: 'Dispatch rules (unit types, keywords)' },
   units: { de: 'Fahrzeuge und Funkrufnamen', en: 'Units and callsigns' },
   letterheads: { de: 'Briefköpfe', en: 'Letterheads' },
   modules: { de: 'Module', en: 'Modules' },
@@ -28,6 +29,7 @@ export const areaTitles: Record<Area, { de: string; en: string }> = {
 export const emptyMeans: Record<Area, string> = {
   ranks: 'the guild has no ranks',
   statuses: 'the unit status catalogue has no status',
+  aao: 'the guild has no unit types and no keywords',
   units: 'the guild has no units',
   letterheads: 'the guild has no letterheads',
   modules: 'no module switch was ever changed',
@@ -40,7 +42,11 @@ export function planOf(template: Template, area: Area): { count: number; items: 
     switch (area) {
       case 'ranks': return template.ranks.map((r) => r.name);
       case 'statuses': return template.statuses.map((s) => `${s.code} ${s.label}${s.alarm ? ' (alarm)' : ''}`);
-      case 'units': return template.units.map((u) => `${u.callsign} (${u.label}, ${u.orgUnit})`);
+      case 'aao': return [
+        ...template.unitTypes.map((t) => `${t.code} ${t.label}`),
+        ...template.keywords.map((k) => `${k.keyword}: ${k.requirements.map((r) => `${r.count} ${r.type}`).join(', ')} (P${k.priority})`),
+      ];
+      case 'units': return template.units.map((u) => `${u.callsign} (${u.type}, ${u.label}, ${u.orgUnit})`);
       case 'letterheads': return template.letterheads.map((l) => l.name);
       case 'modules': return Object.entries(template.modules).map(([m, on]) => `${m}: ${on ? 'on' : 'off'}`);
       case 'clock': return [

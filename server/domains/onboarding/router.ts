@@ -1,6 +1,6 @@
 import { guildProcedure, router } from '../../trpc/init.ts';
 import { callerOf } from '../personnel/caller.ts';
-import { defaultTemplate, type TemplateId } from './areas.ts';
+import { areas, defaultTemplate, type TemplateId } from './areas.ts';
 import * as s from './schema.ts';
 import { seed, seedable } from './service.ts';
 
@@ -11,7 +11,7 @@ export const onboardingRouter = router({
   seedable: guildProcedure
     .meta({
       rest: { method: 'GET', path: '/onboarding/{guildId}/seedable' }, tag,
-      summary: 'Lists the setup areas (ranks, statuses, units, letterheads, modules, clock) with whether each is empty and what each template would create there. Dispatcher slots are fixed (20 per guild) and not an area.',
+      summary: 'Lists the setup areas (ranks, statuses, aao: unit types and keywords, units, letterheads, modules, clock) with whether each is empty and what each template would create there. Dispatcher slots are fixed (20 per guild) and not an area.',
       access: 'admin', capability: 'settings.manage',
       errors: { 404: foreign },
     })
@@ -29,6 +29,6 @@ export const onboardingRouter = router({
     .input(s.SeedInput).output(s.SeedResult)
     .mutation(({ ctx, input }) => seed(
       ctx.deps, ctx.guildId, input.guildId, (input.template ?? defaultTemplate) as TemplateId,
-      input.areas ?? ['ranks', 'statuses', 'units', 'letterheads', 'modules', 'clock'], callerOf(ctx.principal, ctx.actor),
+      input.areas ?? areas, callerOf(ctx.principal, ctx.actor),
     )),
 });

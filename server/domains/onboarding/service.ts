@@ -4,6 +4,7 @@ import type { Tx } from '../../store/tx.ts';
 import { effectiveModules } from '../../../contract/modules.ts';
 import { beyondCaller, type Caller } from '../personnel/caller.ts';
 import { insertRank } from '../ranks/store.ts';
+import { lockCatalogue as lockAao, resolveTypes } from '../aao/store.ts';
 import * as ops from '../units/ops.ts';
 import * as statusStore from '../units/status-store.ts';
 import { insertUnit } from '../units/store.ts';
@@ -47,6 +48,7 @@ export async function seed(deps: Deps, callerGuild: string, pathGuild: string, t
   const outcome = await guildWrite(deps, callerGuild, async (tx) => {
     await store.lockOnboarding(tx.sql, callerGuild);
     if (requested.includes('statuses') || requested.includes('units')) await statusStore.lockCatalogue(tx.sql, callerGuild, 'update');
+    if (requested.includes('aao') || requested.includes('units')) await lockAao(tx.sql, callerGuild);
     const empty = await store.emptyAreas(tx.sql, callerGuild);
     if (!empty) throw new AppError('NOT_FOUND', `unknown guild ${pathGuild}`);
     const results: Partial<Record<Area, AreaResult>> = {};
@@ -88,12 +90,22 @@ async function fill(tx: Tx, template: Template, area: Area, caller: Caller): Pro
       tx.emit('units', { op: 'statuses' });
       return { created: n, items: template.statuses.map((s) => `${s.code} ${s.label}`) };
     }
+    case 'aao': {
+      // Types, then keywords; the guild's untyped units with a template callsign get their type.
+      const types = await store.insertUnitTypes(tx.sql, guildId, template.unitTypes);
+      const keywords = await store.insertKeywords(tx.sql, guildId, template.keywords);
+      for (const u of await store.typeTemplateUnits(tx.sql, guildId, template.units)) tx.emit('units', { op: 'patch', key: u.callsign, value: { type: u.type } });
+      tx.emit('units', { op: 'aao' });
+      return { created: types.length + keywords.length, items: [...types, ...keywords] };
+    }
     case 'units': {
       const initial = await statusStore.initialStatus(tx.sql, guildId);
       if (!initial) return { skipped: 'the status catalogue is empty' };
+      // A unit gets the template's type where the guild's catalogue has it (seeded just before, or its own).
+      const known = await resolveTypes(tx.sql, guildId, template.units.map((u) => u.type));
       const callsigns: string[] = [];
       for (const u of template.units) {
-        const unit = await insertUnit(tx.sql, guildId, { ...u, status: initial.code });
+        const unit = await insertUnit(tx.sql, guildId, { ...u, status: initial.code, type: known.get(u.type) ?? null });
         if (!unit) continue;
         ops.emitUnitAdded(tx, unit, initial.alarm); // live boards get the unit, the overview its count
         callsigns.push(unit.callsign);

@@ -15,22 +15,59 @@ export async function emptyAreas(db: Db, guildId: string): Promise<Record<Area, 
   const [row] = await db`select
       not exists (select 1 from ranks where guild_id = g.id) as ranks,
       not exists (select 1 from unit_statuses where guild_id = g.id) as statuses,
+      not exists (select 1 from unit_types where guild_id = g.id) and not exists (select 1 from aao_keywords where guild_id = g.id) as aao,
       not exists (select 1 from units where guild_id = g.id) as units,
       not exists (select 1 from letterheads where guild_id = g.id) as letterheads,
       g.modules = '{}'::jsonb as modules,
       g.max_shift_ms is null and g.min_on_duty = 0 as clock
     from guilds g where g.id = ${guildId}`;
   if (!row) return null;
-  return { ranks: row.ranks, statuses: row.statuses, units: row.units, letterheads: row.letterheads, modules: row.modules, clock: row.clock };
+  return { ranks: row.ranks, statuses: row.statuses, aao: row.aao, units: row.units, letterheads: row.letterheads, modules: row.modules, clock: row.clock };
 }
 
 /** Inserts the statuses; an existing code is left as it is (the caller checked the catalogue is empty). */
 export async function insertStatuses(db: Db, guildId: string, statuses: Template['statuses']): Promise<number> {
-  const rows = await db`insert into unit_statuses (guild_id, code, label, color, alarm, acknowledges, position)
-    select ${guildId}, s.code, s.label, s.color, s.alarm, coalesce(s.acknowledges, false), s.position
-    from jsonb_to_recordset(${db.json(statuses)}::jsonb) as s(code text, label text, color text, alarm boolean, acknowledges boolean, position int)
+  const rows = await db`insert into unit_statuses (guild_id, code, label, color, alarm, acknowledges, available, position)
+    select ${guildId}, s.code, s.label, s.color, s.alarm, coalesce(s.acknowledges, false), coalesce(s.available, false), s.position
+    from jsonb_to_recordset(${db.json(statuses)}::jsonb) as s(code text, label text, color text, alarm boolean, acknowledges boolean, available boolean, position int)
     on conflict do nothing returning code`;
   return rows.length;
+}
+
+/** Inserts the unit types in the template's order (the caller checked the AAO is empty); their codes. */
+export async function insertUnitTypes(db: Db, guildId: string, types: Template['unitTypes']): Promise<string[]> {
+  const rows = await db`insert into unit_types (guild_id, code, label, position)
+    select ${guildId}, t.code, t.label, t.ord from jsonb_to_recordset(${db.json(types.map((t, i) => ({ ...t, ord: i + 1 })))}::jsonb) as t(code text, label text, ord int)
+    on conflict do nothing returning code`;
+  return rows.map((r) => r.code as string);
+}
+
+/** Inserts the keywords with their requirement rows (the types exist: inserted just before); their texts. */
+export async function insertKeywords(db: Db, guildId: string, keywords: Template['keywords']): Promise<string[]> {
+  const made: string[] = [];
+  for (const k of keywords) {
+    const [row] = await db`insert into aao_keywords (guild_id, keyword, priority) values (${guildId}, ${k.keyword}, ${k.priority})
+      on conflict do nothing returning id`;
+    if (!row) continue;
+    await db`insert into aao_requirements (keyword_id, ord, guild_id, type, count)
+      select ${row.id as string}::bigint, r.ord, ${guildId}, r.type, r.count
+      from jsonb_to_recordset(${db.json(k.requirements.map((r, i) => ({ ...r, ord: i + 1 })))}::jsonb) as r(ord int, type text, count int)`;
+    made.push(k.keyword);
+  }
+  return made;
+}
+
+/**
+ * Gives the guild's untyped units that carry a template callsign (any case) the template's type,
+ * where the catalogue has it; the callsigns typed, with their types.
+ */
+export async function typeTemplateUnits(db: Db, guildId: string, units: Template['units']) {
+  const rows = await db`update units u set type = t.code
+    from jsonb_to_recordset(${db.json(units.map((x) => ({ callsign: x.callsign, type: x.type })))}::jsonb) as x(callsign text, type text)
+    join unit_types t on t.guild_id = ${guildId} and lower(t.code) = lower(x.type)
+    where u.guild_id = ${guildId} and u.type is null and lower(u.callsign) = lower(x.callsign)
+    returning u.callsign, u.type`;
+  return rows.map((r) => ({ callsign: r.callsign as string, type: r.type as string }));
 }
 
 /** Inserts the letterheads after the guild's last one, in the template's order; names already taken are left out. */

@@ -3,14 +3,14 @@ import type { MemberRow, UnitRow } from './store.ts';
 
 /**
  * Topic ops of unit writes, in the state shapes of hub/state/loaders.ts (times epoch ms):
- * units: callsign -> { callsign, label, orgUnit, status, since, note, members: [{ id, nickname }] }
+ * units: callsign -> { callsign, label, orgUnit, type, status, since, note, members: [{ id, nickname }] }
  *   (note: the crew's note with the current status, or null)
  * alarm: callsign -> { callsign, status, since } while the unit's status carries alarm: true.
  * `overview.units` and `overview.alarms` count those two maps.
  */
 export function unitValue(u: UnitRow, members: MemberRow[]) {
   return {
-    callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, status: u.status, since: u.since.getTime(), note: u.note,
+    callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, type: u.type, status: u.status, since: u.since.getTime(), note: u.note,
     members: members.map((m) => ({ id: m.userId, nickname: m.nickname })),
   };
 }

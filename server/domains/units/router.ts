@@ -59,9 +59,9 @@ export const unitsRouter = router({
   create: guildProcedure
     .meta({
       rest: { method: 'POST', path: '/units' }, tag: 'Leitstelle',
-      summary: 'Create a unit. It starts in status 2 (Einsatzbereit auf Wache), or the catalogue\'s first status when 2 is gone.',
+      summary: 'Create a unit, optionally with a type (a code of GET /admin/unit-types). It starts in status 2 (Einsatzbereit auf Wache), or the catalogue\'s first status when 2 is gone.',
       access: 'admin', capability: 'units.manage', module: 'dispatch', audit: 'unit.create', topics: ['units', 'overview', 'alarm'],
-      errors: { 409: 'The callsign is taken (callsigns are unique regardless of case).' },
+      errors: { 400: 'Invalid body, or a type not in GET /admin/unit-types (unknown_unit_type).', 409: 'The callsign is taken (callsigns are unique regardless of case).' },
     })
     .input(s.CreateUnit).output(s.Unit)
     .mutation(({ ctx, input }) => createUnit(ctx.deps, ctx.guildId, input, ctx.actor)),
@@ -69,9 +69,9 @@ export const unitsRouter = router({
   update: guildProcedure
     .meta({
       rest: { method: 'PATCH', path: '/units/{callsign}' }, tag: 'Leitstelle',
-      summary: 'Change a unit\'s label or organisation unit, or rename it (newCallsign; only while nobody occupies it).',
+      summary: 'Change a unit\'s label, organisation unit or type (a code of GET /admin/unit-types; null clears it), or rename it (newCallsign; only while nobody occupies it).',
       access: 'admin', capability: 'units.manage', module: 'dispatch', audit: 'unit.update', topics: ['units', 'alarm'],
-      errors: { 404: 'No such unit.', 409: 'The new callsign is taken, or the unit is occupied (rename).' },
+      errors: { 400: 'Invalid body, or a type not in GET /admin/unit-types (unknown_unit_type).', 404: 'No such unit.', 409: 'The new callsign is taken, or the unit is occupied (rename).' },
     })
     .input(s.PatchUnit).output(s.Unit)
     .mutation(({ ctx, input }) => updateUnit(ctx.deps, ctx.guildId, input, ctx.actor)),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Badge } from '../../core/badge.ts';
 import { plain, trimmed } from '../../core/text.ts';
+import { UnitTypeCode } from '../aao/schema.ts';
 
 /** 1–24 characters: letters, digits, space, `.`, `_`, `/`, `-`; no space at either end. Unique per guild, case-insensitive. */
 export const Callsign = z.string()
@@ -26,6 +27,7 @@ export const Status = z.object({
   color: z.string().describe('#rrggbb'),
   alarm: z.boolean().describe('Units in this status are alarmed: listed in GET /me/alarm and the alarm topic. A dispatcher\'s alarm (POST /incidents/{number}/alarm) puts units in the first such status by position other than FMS 0.'),
   acknowledges: z.boolean().describe('A unit entering this status acknowledges its alarms (FMS 3 "Einsatz übernommen" by default).'),
+  available: z.boolean().describe('Units in this status are available for AAO proposals (FMS 1 and 2 by default).'),
   position: z.number().int(),
 });
 export const StatusList = z.object({ statuses: z.array(Status) });
@@ -37,6 +39,7 @@ export const PutStatus = z.strictObject({
   color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, 'color must be #rrggbb').transform((c) => c.toLowerCase()),
   alarm: z.boolean(),
   acknowledges: z.boolean().optional().describe('Entering this status acknowledges the unit\'s alarms; omitted: an existing status keeps its flag, a new one gets false.'),
+  available: z.boolean().optional().describe('Units in this status are available for AAO proposals; omitted: an existing status keeps its flag, a new one gets false.'),
   position: z.number().int().min(0, 'position must be 0 to 999').max(999, 'position must be 0 to 999').optional()
     .describe('Sort position; new codes go last when omitted, existing ones keep theirs.'),
 });
@@ -49,6 +52,7 @@ export const Unit = z.object({
   callsign: z.string(),
   label: z.string(),
   orgUnit: z.string().describe('Organisation unit, e.g. the station or service.'),
+  type: z.string().nullable().describe('Unit type, a code of GET /admin/unit-types (RTW, NEF …); null: none.'),
   status: z.string().describe('Code from GET /admin/statuses.'),
   statusLabel: z.string().nullable(),
   alarm: z.boolean().describe('Whether the current status carries alarm: true.'),
@@ -59,17 +63,20 @@ export const Unit = z.object({
 export const UnitList = z.object({ units: z.array(Unit) });
 
 export const CallsignParam = z.strictObject({ callsign: Callsign });
+const TypeOfUnit = UnitTypeCode.nullable().describe('A code of GET /admin/unit-types, in any case; null: none.');
 export const CreateUnit = z.strictObject({
   callsign: Callsign,
   label: Label('label', 60).optional(),
   orgUnit: Label('orgUnit', 60).optional(),
+  type: TypeOfUnit.optional(),
 });
 export const PatchUnit = z.strictObject({
   callsign: Callsign,
   newCallsign: Callsign.optional().describe('Renames the unit; only while nobody occupies it.'),
   label: Label('label', 60).optional(),
   orgUnit: Label('orgUnit', 60).optional(),
-}).refine((p) => p.newCallsign !== undefined || p.label !== undefined || p.orgUnit !== undefined, 'give at least one of newCallsign, label, orgUnit');
+  type: TypeOfUnit.optional().describe('A code of GET /admin/unit-types, in any case; null clears it.'),
+}).refine((p) => p.newCallsign !== undefined || p.label !== undefined || p.orgUnit !== undefined || p.type !== undefined, 'give at least one of newCallsign, label, orgUnit, type');
 export const UnitDeleted = z.object({ deleted: z.literal(true), callsign: z.string() });
 
 export const JoinUnit = z.strictObject({ callsign: Callsign });

@@ -1,6 +1,7 @@
 import { AppError } from '../../core/errors.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../store/tx.ts';
+import { unitTypeOf } from '../aao/service.ts';
 import * as ops from './ops.ts';
 import * as statusStore from './status-store.ts';
 import * as store from './store.ts';
@@ -18,13 +19,14 @@ export async function listCrewUnits(deps: Deps, guildId: string) {
 const taken = (callsign: string) => new AppError('CONFLICT', `a unit with callsign ${callsign} already exists`);
 export const noUnit = (callsign: string) => new AppError('NOT_FOUND', `no unit ${callsign}`);
 
-export async function createUnit(deps: Deps, guildId: string, input: { callsign: string; label?: string; orgUnit?: string }, actor: Actor) {
+export async function createUnit(deps: Deps, guildId: string, input: { callsign: string; label?: string; orgUnit?: string; type?: string | null }, actor: Actor) {
   try {
     return await guildWrite(deps, guildId, async (tx) => {
       await statusStore.lockCatalogue(tx.sql, guildId, 'share');
       const initial = await statusStore.initialStatus(tx.sql, guildId);
       if (!initial) throw new AppError('CONFLICT', 'the status catalogue is empty; add a status first');
-      const unit = await store.insertUnit(tx.sql, guildId, { callsign: input.callsign, label: input.label ?? '', orgUnit: input.orgUnit ?? '', status: initial.code });
+      const type = await unitTypeOf(tx.sql, guildId, input.type ?? null);
+      const unit = await store.insertUnit(tx.sql, guildId, { callsign: input.callsign, label: input.label ?? '', orgUnit: input.orgUnit ?? '', status: initial.code, type });
       if (!unit) throw taken(input.callsign);
       ops.emitUnitAdded(tx, unit, initial.alarm);
       tx.audit('unit.create', actor, { callsign: unit.callsign });
@@ -36,7 +38,7 @@ export async function createUnit(deps: Deps, guildId: string, input: { callsign:
   }
 }
 
-export async function updateUnit(deps: Deps, guildId: string, input: { callsign: string; newCallsign?: string; label?: string; orgUnit?: string }, actor: Actor) {
+export async function updateUnit(deps: Deps, guildId: string, input: { callsign: string; newCallsign?: string; label?: string; orgUnit?: string; type?: string | null }, actor: Actor) {
   try {
     return await guildWrite(deps, guildId, async (tx) => {
       await statusStore.lockCatalogue(tx.sql, guildId, 'share');
@@ -46,7 +48,8 @@ export async function updateUnit(deps: Deps, guildId: string, input: { callsign:
       const callsign = input.newCallsign ?? unit.callsign;
       const renamed = callsign !== unit.callsign;
       if (renamed && members.length) throw new AppError('CONFLICT', `${unit.callsign} can only be renamed while nobody occupies it`);
-      const next = await store.updateUnit(tx.sql, guildId, unit.id, { callsign, label: input.label ?? unit.label, orgUnit: input.orgUnit ?? unit.orgUnit });
+      const type = input.type === undefined ? unit.type : await unitTypeOf(tx.sql, guildId, input.type);
+      const next = await store.updateUnit(tx.sql, guildId, unit.id, { callsign, label: input.label ?? unit.label, orgUnit: input.orgUnit ?? unit.orgUnit, type });
       if (!next) throw taken(callsign);
       const status = (await statusStore.statusesByCode(tx.sql, guildId, [next.status])).get(next.status) ?? null;
       if (renamed) {
@@ -58,9 +61,9 @@ export async function updateUnit(deps: Deps, guildId: string, input: { callsign:
           tx.emit('alarm', { op: 'upsert', key: next.callsign, value: { callsign: next.callsign, status: next.status, since: next.since.getTime() } });
         }
       } else {
-        tx.emit('units', { op: 'patch', key: next.callsign, value: { label: next.label, orgUnit: next.orgUnit } });
+        tx.emit('units', { op: 'patch', key: next.callsign, value: { label: next.label, orgUnit: next.orgUnit, type: next.type } });
       }
-      tx.audit('unit.update', actor, { callsign: unit.callsign, ...(renamed ? { newCallsign: next.callsign } : {}) });
+      tx.audit('unit.update', actor, { callsign: unit.callsign, ...(renamed ? { newCallsign: next.callsign } : {}), ...(input.type !== undefined ? { type: next.type } : {}) });
       return view(next, members, status);
     });
   } catch (err) {
@@ -137,7 +140,7 @@ function personMissing(who: Seating): AppError {
 
 function view(u: store.UnitRow, members: store.MemberRow[], status: statusStore.StatusRow | null) {
   return {
-    callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, status: u.status, statusLabel: status?.label ?? null,
+    callsign: u.callsign, label: u.label, orgUnit: u.orgUnit, type: u.type, status: u.status, statusLabel: status?.label ?? null,
     alarm: !!status?.alarm, since: u.since, note: u.note, members,
   };
 }

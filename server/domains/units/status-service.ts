@@ -26,10 +26,10 @@ export async function listStatuses(deps: Deps, guildId: string) {
  * Creates or replaces a status. When its alarm flag flips, every unit in it enters or leaves the
  * alarm topic in the same event; `units` gets a `statuses` notice so boards re-read labels and colours.
  */
-export async function putStatus(deps: Deps, guildId: string, s: { code: string; label: string; color: string; alarm: boolean; acknowledges?: boolean; position?: number }, actor: Actor) {
+export async function putStatus(deps: Deps, guildId: string, s: { code: string; label: string; color: string; alarm: boolean; acknowledges?: boolean; available?: boolean; position?: number }, actor: Actor) {
   return guildWrite(deps, guildId, async (tx) => {
     await statusStore.lockCatalogue(tx.sql, guildId, 'update');
-    const { status, previousAlarm } = await statusStore.putStatus(tx.sql, guildId, { ...s, acknowledges: s.acknowledges ?? null, position: s.position ?? null });
+    const { status, previousAlarm } = await statusStore.putStatus(tx.sql, guildId, { ...s, acknowledges: s.acknowledges ?? null, available: s.available ?? null, position: s.position ?? null });
     if (previousAlarm === null && (await statusStore.statusCount(tx.sql, guildId)) > MAX_STATUSES) {
       throw new AppError('CONFLICT', `a guild has at most ${MAX_STATUSES} statuses`);
     }
@@ -40,7 +40,7 @@ export async function putStatus(deps: Deps, guildId: string, s: { code: string; 
       }
     }
     tx.emit('units', { op: 'statuses' });
-    tx.audit('statuses.set', actor, { code: status.code, label: status.label, color: status.color, alarm: status.alarm, acknowledges: status.acknowledges });
+    tx.audit('statuses.set', actor, { code: status.code, label: status.label, color: status.color, alarm: status.alarm, acknowledges: status.acknowledges, available: status.available });
     return status;
   });
 }

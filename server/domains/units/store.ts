@@ -1,12 +1,12 @@
 import type { Db } from '../../store/db.ts';
 
-export interface UnitRow { id: string; callsign: string; label: string; orgUnit: string; status: string; since: Date; note: string | null }
+export interface UnitRow { id: string; callsign: string; label: string; orgUnit: string; type: string | null; status: string; since: Date; note: string | null }
 export interface MemberRow { userId: string; nickname: string; since: Date }
 
 /** Every unit with its members and its status's label and alarm flag, for `GET /units`. */
 export async function unitsWithMembers(db: Db, guildId: string) {
   const rows = await db`
-    select u.callsign, u.label, u.org_unit, u.status, u.status_since, u.status_note, s.label as status_label, coalesce(s.alarm, false) as alarm,
+    select u.callsign, u.label, u.org_unit, u.type, u.status, u.status_since, u.status_note, s.label as status_label, coalesce(s.alarm, false) as alarm,
       coalesce(json_agg(json_build_object('userId', m.user_id, 'nickname', p.nickname, 'since', m.since) order by m.since, m.user_id)
         filter (where m.user_id is not null), '[]') as members
     from units u
@@ -17,7 +17,7 @@ export async function unitsWithMembers(db: Db, guildId: string) {
     group by u.guild_id, u.id, s.label, s.alarm
     order by lower(u.callsign)`;
   return rows.map((r) => ({
-    callsign: r.callsign as string, label: r.label as string, orgUnit: r.org_unit as string, status: r.status as string,
+    callsign: r.callsign as string, label: r.label as string, orgUnit: r.org_unit as string, type: (r.type as string | null) ?? null, status: r.status as string,
     statusLabel: (r.status_label as string) ?? null, alarm: r.alarm as boolean, since: r.status_since as Date,
     note: (r.status_note as string | null) ?? null,
     members: (r.members as { userId: string; nickname: string; since: string }[]).map((m) => ({ ...m, since: new Date(m.since) })),
@@ -41,26 +41,26 @@ export async function unitsForCrew(db: Db, guildId: string) {
 
 /** The unit with this callsign (any case), locked against concurrent writes of the same unit. */
 export async function lockUnit(db: Db, guildId: string, callsign: string): Promise<UnitRow | null> {
-  const [row] = await db`select id, callsign, label, org_unit, status, status_since, status_note from units
+  const [row] = await db`select id, callsign, label, org_unit, type, status, status_since, status_note from units
     where guild_id = ${guildId} and lower(callsign) = lower(${callsign}) for update`;
   return row ? toUnit(row) : null;
 }
 
 /** Adds a unit; null when the callsign (any case) is taken. */
-export async function insertUnit(db: Db, guildId: string, u: { callsign: string; label: string; orgUnit: string; status: string }): Promise<UnitRow | null> {
-  const [row] = await db`insert into units (guild_id, callsign, label, org_unit, status)
-    values (${guildId}, ${u.callsign}, ${u.label}, ${u.orgUnit}, ${u.status})
-    on conflict do nothing returning id, callsign, label, org_unit, status, status_since, status_note`;
+export async function insertUnit(db: Db, guildId: string, u: { callsign: string; label: string; orgUnit: string; status: string; type?: string | null }): Promise<UnitRow | null> {
+  const [row] = await db`insert into units (guild_id, callsign, label, org_unit, status, type)
+    values (${guildId}, ${u.callsign}, ${u.label}, ${u.orgUnit}, ${u.status}, ${u.type ?? null})
+    on conflict do nothing returning id, callsign, label, org_unit, type, status, status_since, status_note`;
   return row ? toUnit(row) : null;
 }
 
-/** Renames and/or relabels; null when the new callsign is taken by another unit. */
-export async function updateUnit(db: Db, guildId: string, id: string, u: { callsign: string; label: string; orgUnit: string }): Promise<UnitRow | null> {
+/** Renames, relabels and/or retypes; null when the new callsign is taken by another unit. */
+export async function updateUnit(db: Db, guildId: string, id: string, u: { callsign: string; label: string; orgUnit: string; type: string | null }): Promise<UnitRow | null> {
   const [row] = await db`
-    update units set callsign = ${u.callsign}, label = ${u.label}, org_unit = ${u.orgUnit}
+    update units set callsign = ${u.callsign}, label = ${u.label}, org_unit = ${u.orgUnit}, type = ${u.type}
     where guild_id = ${guildId} and id = ${id}
       and not exists (select 1 from units o where o.guild_id = ${guildId} and o.id <> ${id} and lower(o.callsign) = lower(${u.callsign}))
-    returning id, callsign, label, org_unit, status, status_since, status_note`;
+    returning id, callsign, label, org_unit, type, status, status_since, status_note`;
   return row ? toUnit(row) : null;
 }
 
@@ -126,7 +126,7 @@ export async function lockPerson(db: Db, guildId: string, who: { userId: string 
 
 function toUnit(r: Record<string, unknown>): UnitRow {
   return {
-    id: String(r.id), callsign: r.callsign as string, label: r.label as string, orgUnit: r.org_unit as string,
+    id: String(r.id), callsign: r.callsign as string, label: r.label as string, orgUnit: r.org_unit as string, type: (r.type as string | null) ?? null,
     status: r.status as string, since: r.status_since as Date, note: (r.status_note as string | null) ?? null,
   };
 }

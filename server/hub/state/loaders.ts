@@ -6,7 +6,7 @@ import type { TopicState } from '../../../contract/reducers.ts';
  * snapshot. The shapes here are the contract for the ops the services emit (see reducers.ts):
  * - onDuty:      userId   -> { userId, nickname, badge, rank, since }
  * - dispatchers: slot     -> { slot, userId, nickname, since }
- * - units:       callsign -> { callsign, label, orgUnit, status, since, note, members: [{ id, nickname }] }
+ * - units:       callsign -> { callsign, label, orgUnit, type, status, since, note, members: [{ id, nickname }] }
  * - alarm:       callsign -> { callsign, status, since }   (units whose status has alarm: true)
  * - standby:     userId   -> { userId, nickname, since }
  * - calls:       externalId -> the open call as `GET /integrations/ingame/calls` lists it
@@ -42,7 +42,7 @@ export async function loadDispatchers(db: Db, guildId: string): Promise<TopicSta
 /** Units, and the alarm topic: the units whose status carries `alarm: true` in the guild's catalogue. */
 export async function loadUnits(db: Db, guildId: string): Promise<{ units: TopicState; alarm: TopicState }> {
   const rows = await db`
-    select u.callsign, u.label, u.org_unit, u.status, u.status_since, u.status_note, coalesce(s.alarm, false) as alarm,
+    select u.callsign, u.label, u.org_unit, u.type, u.status, u.status_since, u.status_note, coalesce(s.alarm, false) as alarm,
       coalesce(json_agg(json_build_object('id', m.user_id, 'nickname', p.nickname) order by m.since, m.user_id)
         filter (where m.user_id is not null), '[]') as members
     from units u
@@ -54,7 +54,7 @@ export async function loadUnits(db: Db, guildId: string): Promise<{ units: Topic
   const alarm: TopicState = {};
   for (const r of rows) {
     const since = r.status_since.getTime();
-    units[r.callsign] = { callsign: r.callsign, label: r.label, orgUnit: r.org_unit, status: r.status, since, note: r.status_note ?? null, members: r.members };
+    units[r.callsign] = { callsign: r.callsign, label: r.label, orgUnit: r.org_unit, type: r.type ?? null, status: r.status, since, note: r.status_note ?? null, members: r.members };
     if (r.alarm) alarm[r.callsign] = { callsign: r.callsign, status: r.status, since };
   }
   return { units, alarm };

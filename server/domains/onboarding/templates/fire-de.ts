@@ -5,6 +5,32 @@ const own = ['timeclock.own.use'] as const;
 const crew = [...own, 'personal.sheet.view', 'documents.letterhead.view'] as const;
 const dispatcher = [...crew, 'timeclock.manage', 'dispatch.view', 'dispatch.manage', 'incidents.manage', 'stats.leaderboard.view'] as const;
 
+/** Unit types of a German fire and rescue service (the demo guild uses them too). */
+export const fireRescueTypes: Template['unitTypes'] = [
+  { code: 'ELW', label: 'Einsatzleitwagen' },
+  { code: 'HLF', label: 'Hilfeleistungslöschfahrzeug' },
+  { code: 'DLK', label: 'Drehleiter mit Korb' },
+  { code: 'RTW', label: 'Rettungswagen' },
+  { code: 'NEF', label: 'Notarzteinsatzfahrzeug' },
+  { code: 'KTW', label: 'Krankentransportwagen' },
+];
+
+/**
+ * An Alarm- und Ausrückeordnung after common German practice: B = Brand (fire), TH = Technische
+ * Hilfe (rescue), RD = Rettungsdienst (ambulance), KTP = Krankentransport, BMA = Brandmeldeanlage.
+ */
+export const fireRescueKeywords: Template['keywords'] = [
+  { keyword: 'RD 1', priority: 2, requirements: [{ type: 'RTW', count: 1 }] },
+  { keyword: 'RD 2 NEF', priority: 1, requirements: [{ type: 'RTW', count: 1 }, { type: 'NEF', count: 1 }] },
+  { keyword: 'KTP', priority: 3, requirements: [{ type: 'KTW', count: 1 }] },
+  { keyword: 'B 1', priority: 2, requirements: [{ type: 'HLF', count: 1 }] },
+  { keyword: 'B 2 Wohnung', priority: 1, requirements: [{ type: 'ELW', count: 1 }, { type: 'HLF', count: 2 }, { type: 'DLK', count: 1 }, { type: 'RTW', count: 1 }] },
+  { keyword: 'B 3 Menschenleben in Gefahr', priority: 1, requirements: [{ type: 'ELW', count: 1 }, { type: 'HLF', count: 2 }, { type: 'DLK', count: 1 }, { type: 'RTW', count: 2 }, { type: 'NEF', count: 1 }] },
+  { keyword: 'BMA', priority: 2, requirements: [{ type: 'ELW', count: 1 }, { type: 'HLF', count: 1 }, { type: 'DLK', count: 1 }] },
+  { keyword: 'TH 1', priority: 2, requirements: [{ type: 'HLF', count: 1 }] },
+  { keyword: 'TH VU eingeklemmt', priority: 1, requirements: [{ type: 'ELW', count: 1 }, { type: 'HLF', count: 2 }, { type: 'RTW', count: 1 }, { type: 'NEF', count: 1 }] },
+];
+
 /** A German fire and rescue service ("Feuerwehr Musterstadt") with its ambulance service. */
 export const fireRescueDe: Template = {
   id: 'feuerwehr-rettungsdienst',
@@ -18,8 +44,8 @@ export const fireRescueDe: Template = {
     { id: 'wachleitung', name: 'Wachleitung', position: 6, capabilities: [...capabilities] },
   ],
   statuses: [
-    { code: '1', label: 'Einsatzbereit über Funk', color: '#2e7d32', alarm: false, position: 1 },
-    { code: '2', label: 'Einsatzbereit auf Wache', color: '#1b5e20', alarm: false, position: 2 },
+    { code: '1', label: 'Einsatzbereit über Funk', color: '#2e7d32', alarm: false, available: true, position: 1 },
+    { code: '2', label: 'Einsatzbereit auf Wache', color: '#1b5e20', alarm: false, available: true, position: 2 },
     { code: '3', label: 'Einsatz übernommen', color: '#f9a825', alarm: false, acknowledges: true, position: 3 },
     { code: '4', label: 'Am Einsatzort', color: '#ef6c00', alarm: false, position: 4 },
     { code: '5', label: 'Sprechwunsch', color: '#1565c0', alarm: false, position: 5 },
@@ -29,15 +55,17 @@ export const fireRescueDe: Template = {
     { code: '0', label: 'Notruf/priorisierter Sprechwunsch', color: '#c62828', alarm: true, position: 9 },
     { code: 'A', label: 'Alarmiert', color: '#d50000', alarm: true, position: 10 },
   ],
+  unitTypes: fireRescueTypes,
+  keywords: fireRescueKeywords,
   // German radio names: Florian = fire brigade; 11 ELW 1, 33 DLK 23/12, 46 HLF 20, 82 NEF, 83 RTW.
   units: [
-    { callsign: 'Florian Muster 1/11-1', label: 'Einsatzleitwagen 1 (ELW 1)', orgUnit: 'Feuerwache 1' },
-    { callsign: 'Florian Muster 1/46-1', label: 'Hilfeleistungslöschfahrzeug 20 (HLF 20)', orgUnit: 'Feuerwache 1' },
-    { callsign: 'Florian Muster 1/33-1', label: 'Drehleiter 23/12 (DLK)', orgUnit: 'Feuerwache 1' },
-    { callsign: 'Florian Muster 2/46-1', label: 'Hilfeleistungslöschfahrzeug 20 (HLF 20)', orgUnit: 'Feuerwache 2' },
-    { callsign: 'Florian Muster 1/82-1', label: 'Notarzteinsatzfahrzeug (NEF)', orgUnit: 'Rettungswache Mitte' },
-    { callsign: 'Florian Muster 1/83-1', label: 'Rettungswagen (RTW)', orgUnit: 'Rettungswache Mitte' },
-    { callsign: 'Florian Muster 2/83-1', label: 'Rettungswagen (RTW)', orgUnit: 'Rettungswache Nord' },
+    { callsign: 'Florian Muster 1/11-1', label: 'Einsatzleitwagen 1 (ELW 1)', orgUnit: 'Feuerwache 1', type: 'ELW' },
+    { callsign: 'Florian Muster 1/46-1', label: 'Hilfeleistungslöschfahrzeug 20 (HLF 20)', orgUnit: 'Feuerwache 1', type: 'HLF' },
+    { callsign: 'Florian Muster 1/33-1', label: 'Drehleiter 23/12 (DLK)', orgUnit: 'Feuerwache 1', type: 'DLK' },
+    { callsign: 'Florian Muster 2/46-1', label: 'Hilfeleistungslöschfahrzeug 20 (HLF 20)', orgUnit: 'Feuerwache 2', type: 'HLF' },
+    { callsign: 'Florian Muster 1/82-1', label: 'Notarzteinsatzfahrzeug (NEF)', orgUnit: 'Rettungswache Mitte', type: 'NEF' },
+    { callsign: 'Florian Muster 1/83-1', label: 'Rettungswagen (RTW)', orgUnit: 'Rettungswache Mitte', type: 'RTW' },
+    { callsign: 'Florian Muster 2/83-1', label: 'Rettungswagen (RTW)', orgUnit: 'Rettungswache Nord', type: 'RTW' },
   ],
   letterheads: [
     {
