@@ -124,8 +124,8 @@ t.test('a sheet made by hand; closing shows on the other board live', async (t) 
   t.equal(await other.locator('#sheet-keyword').isDisabled(), true);
   t.equal(await other.locator('#entry-text').count(), 0, 'no entry input on a closed sheet');
   t.same(await listed(other), [made, fire.number], 'it left the open list');
-  await other.locator('.sheets-closed summary').click();
-  t.equal(await other.locator(`#sheets-closed [data-sheet="${fall.number}"]`).count(), 1, 'and is among the closed');
+  await other.locator(`#sheets-history [data-history-sheet="${fall.number}"] .sheet-state.closed`).waitFor({ timeout: 1000 });
+  t.pass('the history shows it closed');
   t.match(await other.locator('#timeline li:first-child').textContent(), /Einsatz abgeschlossen/);
 });
 

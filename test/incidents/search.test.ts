@@ -73,6 +73,8 @@ t.test('q finds keyword, location, units, caller, creator and writers, in any ca
   t.same(await numbers(q('rtw')), [2, 1], 'unit callsigns');
   t.same(await numbers(q('nef')), [4], 'a unit released from the sheet stays in its history');
   t.same(await numbers(q('   ')), [4, 3, 2, 1], 'blank q: no filter');
+  t.same(await numbers(q('a7')), [2], 'a word of two characters (no trigram: filtered, not indexed)');
+  t.same(await numbers(q('7 a7')), [2], 'one character and two');
 });
 
 t.test('q as a number: that sheet, or (without #) text with the digits', async (t) => {

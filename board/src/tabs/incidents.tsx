@@ -1,4 +1,5 @@
 import { useEffect } from 'preact/hooks';
+import { SheetHistory } from './incidents/history.tsx';
 import { SheetList } from './incidents/list.tsx';
 import { SheetView } from './incidents/sheet.tsx';
 import { ensureSheets, openSheet } from './incidents/store.ts';
@@ -18,7 +19,7 @@ export function IncidentsTab() {
   const n = openSheet.value;
   return (
     <div class={`incidents${n !== null ? ' has-sheet' : ''}`}>
-      <section class="card sheet-list" aria-labelledby="sheets-title"><SheetList /></section>
+      <section class="card sheet-list" aria-labelledby="sheets-title"><SheetList /><SheetHistory /></section>
       <section class="card sheet-pane" id="sheet" aria-live="off">
         {n !== null ? <SheetView key={n} n={n} /> : <p class="muted sheet-pick">{t.pick}</p>}
       </section>

@@ -31,19 +31,30 @@ const containing = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`
 export async function searchIncidents(db: Db, guildId: string, f: SheetFilter): Promise<IncidentOut[]> {
   const none = db``;
   const zone = db`(select time_zone from guilds where id = ${guildId})`;
-  const words = f.words.reduce((acc, w) => db`${acc} and i.search_text like lower(${containing(w)}) escape '\\'`, none);
+  // A word of 3 characters or more: LIKE, which the trigram index answers. Shorter ones have no
+  // trigram, and LIKE would make the index read every entry; strpos filters the rows read instead.
+  const words = f.words.reduce((acc, w) => (w.length >= 3
+    ? db`${acc} and i.search_text like lower(${containing(w)}) escape '\\'`
+    : db`${acc} and strpos(i.search_text, lower(${w})) > 0`), none);
   const text = f.number === null ? words
     : f.words.length ? db` and (i.number = ${f.number} or (true ${words}))` : db` and i.number = ${f.number}`;
+  // The page's numbers first, then its rows: the units of only these sheets are read (a bitmap
+  // scan's matches are sorted before the limit, and a select list would be computed for all of them).
   const rows = await db`
+    with page as (
+      select i.number from incidents i
+      where i.guild_id = ${guildId}
+        ${f.state ? db`and i.state = ${f.state}` : none}
+        ${f.below !== null ? db`and i.number < ${f.below}` : none}
+        ${f.from ? db`and i.created_at >= (${f.from}::date::timestamp at time zone ${zone})` : none}
+        ${f.to ? db`and i.created_at < ((${f.to}::date + 1)::timestamp at time zone ${zone})` : none}
+        ${f.unit ? db`and i.search_text like lower(${containing(`|${f.unit}|`)}) escape '\\'` : none}
+        ${text}
+      order by i.number desc limit ${f.limit}
+    )
     select i.*, c.id::text as call_id_text, c.external_id as call_external_id, ${unitsOf(db)} as units
-    from incidents i left join calls c on c.guild_id = i.guild_id and c.id = i.call_id
-    where i.guild_id = ${guildId}
-      ${f.state ? db`and i.state = ${f.state}` : none}
-      ${f.below !== null ? db`and i.number < ${f.below}` : none}
-      ${f.from ? db`and i.created_at >= (${f.from}::date::timestamp at time zone ${zone})` : none}
-      ${f.to ? db`and i.created_at < ((${f.to}::date + 1)::timestamp at time zone ${zone})` : none}
-      ${f.unit ? db`and i.search_text like lower(${containing(`|${f.unit}|`)}) escape '\\'` : none}
-      ${text}
-    order by i.number desc limit ${f.limit}`;
+    from page p join incidents i on i.guild_id = ${guildId} and i.number = p.number
+    left join calls c on c.guild_id = i.guild_id and c.id = i.call_id
+    order by i.number desc`;
   return rows.map(toIncident);
 }

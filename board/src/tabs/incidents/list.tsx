@@ -6,12 +6,16 @@ import { when } from '../../app/i18n.ts';
 import { can } from '../../app/session.ts';
 import { Result, useAction } from '../../ui/action.tsx';
 import { placeText } from './location.ts';
-import { closedOrder, listError, listState, loadSheets, openOrder, openSheet, sheet, writeSheet } from './store.ts';
+import { listError, listState, loadSheets, openOrder, openSheet, sheet, writeSheet } from './store.ts';
 import { incidentText, priorityText } from './words.ts';
 import { callLimits, incidentLimits } from '../../../../contract/limits.ts';
 
-/** One sheet in the list; re-renders when this sheet changes or is opened/left, not for others. */
-const SheetRow = memo(({ n }: { n: number }) => {
+/**
+ * One sheet in a list; re-renders when this sheet changes or is opened/left, not for others.
+ * `showState`: a row of the history (says open or closed; `data-history-sheet`, as the same sheet
+ * may be in the open list too).
+ */
+export const SheetRow = memo(({ n, showState = false }: { n: number; showState?: boolean }) => {
   const t = incidentText();
   const s = sheet(n).value;
   const selected = useComputed(() => openSheet.value === n).value;
@@ -19,7 +23,8 @@ const SheetRow = memo(({ n }: { n: number }) => {
   const where = placeText(s.location);
   return (
     <li>
-      <button type="button" class={`sheet-row prio-${s.priority} state-${s.state}${selected ? ' selected' : ''}`} data-sheet={n}
+      <button type="button" class={`sheet-row prio-${s.priority} state-${s.state}${selected ? ' selected' : ''}`}
+        data-sheet={showState ? undefined : n} data-history-sheet={showState ? n : undefined}
         aria-current={selected ? 'true' : undefined} onClick={() => (openSheet.value = n)}>
         <span class="sheet-no">{n}</span>
         <span class="sheet-main">
@@ -29,6 +34,7 @@ const SheetRow = memo(({ n }: { n: number }) => {
         <span class="sheet-side">
           <span class="sheet-prio" title={`${t.priority}: ${priorityText()[s.priority]}`}>P{s.priority}</span>
           <span class="sheet-time">{when(s.state === 'closed' && s.closedAt ? s.closedAt : s.createdAt)}</span>
+          {showState && <span class={`sheet-state ${s.state}`}>{s.state === 'open' ? t.open : t.closed}</span>}
         </span>
         {s.units.length > 0 && <span class="sheet-units">{s.units.map((u) => <span class="unit-tag">{u.callsign}</span>)}</span>}
       </button>
@@ -73,7 +79,6 @@ export function SheetList() {
   const t = incidentText();
   const [creating, setCreating] = useState(false);
   const open = openOrder.value;
-  const closed = closedOrder.value;
   const state = listState.value;
   return (
     <>
@@ -88,12 +93,6 @@ export function SheetList() {
       )}
       {state === 'ready' && !open.length && <p class="muted" id="sheets-none">{t.none}</p>}
       <ul class="sheets" id="sheets-open" aria-label={t.open}>{open.map((n) => <SheetRow key={n} n={n} />)}</ul>
-      {closed.length > 0 && (
-        <details class="sheets-closed">
-          <summary>{t.closed} <span class="pill">{closed.length}</span></summary>
-          <ul class="sheets" id="sheets-closed">{closed.map((n) => <SheetRow key={n} n={n} />)}</ul>
-        </details>
-      )}
     </>
   );
 }

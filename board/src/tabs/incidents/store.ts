@@ -12,6 +12,8 @@ type Ms<T, K extends keyof T> = Omit<T, K> & { [P in K]: null extends T[P] ? num
 /** An incident sheet without its timeline, times as epoch ms (the `incident` notice's shape). */
 export type Sheet = Omit<Ms<ApiSheet, 'createdAt' | 'updatedAt' | 'closedAt'>, 'units'> & {
   units: Ms<ApiSheet['units'][number], 'assignedAt' | 'alarmedAt' | 'acknowledgedAt'>[];
+  /** The guild's alarmAckTimeoutS, where the answer carried it (a sheet read whole, a notice; not the list). */
+  alarmAckTimeoutS?: number;
 };
 export type Entry = Ms<ApiEntry, 'at'>;
 export type Detail = Sheet & { entries: Entry[] };
@@ -20,8 +22,9 @@ const ms = (d: Date | number | string) => (typeof d === 'number' ? d : new Date(
 const msOrNull = (d: Date | number | string | null) => (d === null ? null : ms(d));
 
 /** From the API (Dates) or a notice (epoch ms) to the board's shape. */
-export function toSheet(s: ApiSheet | Sheet): Sheet {
+export function toSheet(s: ApiSheet | Sheet | (ApiSheet & { alarmAckTimeoutS?: number })): Sheet {
   return {
+    ...('alarmAckTimeoutS' in s && typeof s.alarmAckTimeoutS === 'number' ? { alarmAckTimeoutS: s.alarmAckTimeoutS } : {}),
     number: s.number, keyword: s.keyword, location: s.location, priority: s.priority, state: s.state, version: s.version,
     call: s.call, createdAt: ms(s.createdAt), updatedAt: ms(s.updatedAt), closedAt: msOrNull(s.closedAt), createdBy: s.createdBy,
     units: s.units.map((u) => ({
@@ -82,6 +85,7 @@ function putSheet(next: Sheet, asked?: number): void {
   const s = sheet(next.number);
   const current = s.peek();
   if (current && next.version < current.version) return; // never back to an older version
+  if (next.alarmAckTimeoutS === undefined && current?.alarmAckTimeoutS !== undefined) next = { ...next, alarmAckTimeoutS: current.alarmAckTimeoutS };
   s.value = next;
   if (!current) numbers.value = [...numbers.peek(), next.number];
 }
@@ -125,20 +129,39 @@ export async function writeSheet<T extends Out['incidents']['get']>(fn: () => Pr
   return d;
 }
 
-/** Loads open sheets and the latest closed ones. */
+/**
+ * Sheets of a history search page (history.ts), asked for at `asked`: shown like any other, and
+ * kept on the board while the search shows them (`kept`).
+ */
+export function putSheets(list: ApiSheet[], asked: number): void {
+  batch(() => {
+    for (const s of list) putSheet(toSheet(s), asked);
+  });
+}
+
+/** Sheet numbers that stay on the board although the open list no longer has them (the history's). */
+let kept: () => readonly number[] = () => [];
+const noticedHooks: ((n: number) => void)[] = [];
+const resetHooks: (() => void)[] = [];
+/** The history (history.ts) keeps its sheets on the board, hears of sheets noticed, and of resets. */
+export function linkHistory(o: { keep: () => readonly number[]; noticed: (n: number) => void; reset: () => void }): void {
+  kept = o.keep;
+  noticedHooks.push(o.noticed);
+  resetHooks.push(o.reset);
+}
+
+/** Loads the open sheets (closed ones come through the history search, history.ts). */
 export async function loadSheets(): Promise<void> {
   const guildId = guild.peek()?.guildId;
   const mine = ++loads;
   const asked = sheetMark();
   if (listState.peek() !== 'ready') listState.value = 'loading';
   try {
-    const [open, closed] = await Promise.all([
-      api.incidents.list.query({ state: 'open', limit: 500 }), api.incidents.list.query({ state: 'closed', limit: 50 }),
-    ]);
+    const open = await api.incidents.list.query({ state: 'open', limit: 500 });
     if (mine !== loads || guild.peek()?.guildId !== guildId) return;
-    const all = [...open.incidents, ...closed.incidents].map(toSheet);
+    const all = open.incidents.map(toSheet);
     batch(() => {
-      const keep = new Set(all.map((s) => s.number));
+      const keep = new Set([...all.map((s) => s.number), ...kept()]);
       // Gone from the answer (deleted, or closed long ago): off the list, unless open here or noticed since.
       const stays = (n: number) => keep.has(n) || newerThan(n, asked) || n === openSheet.peek();
       for (const n of numbers.peek()) if (!stays(n)) sheet(n).value = undefined;
@@ -171,8 +194,6 @@ const inState = (state: 'open' | 'closed') => numbers.value.map((n) => sheet(n).
 
 /** Open sheets, most urgent first (priority, then newest). */
 export const openOrder = stableList(() => inState('open').sort((a, b) => a.priority - b.priority || b.number - a.number).map((s) => s.number));
-/** Closed sheets, last closed first. */
-export const closedOrder = stableList(() => inState('closed').sort((a, b) => (b.closedAt ?? 0) - (a.closedAt ?? 0) || b.number - a.number).map((s) => s.number));
 
 type Op = { op: string; number?: number; incident?: Sheet; entry?: Entry };
 
@@ -186,6 +207,7 @@ function reset(): void {
     listError.value = null;
   });
   loads++;
+  for (const hook of resetHooks) hook();
 }
 
 let linked = false;
@@ -196,7 +218,10 @@ export function linkIncidents(): void {
   onNotice('einsatzEntries', (ops) => {
     batch(() => {
       for (const op of ops as Op[]) {
-        if (op.op === 'incident' && op.incident) putSheet(toSheet(op.incident));
+        if (op.op === 'incident' && op.incident) {
+          putSheet(toSheet(op.incident));
+          for (const hook of noticedHooks) hook(op.incident.number);
+        }
         else if (op.op === 'entry' && op.entry && typeof op.number === 'number') addEntries(op.number, [toEntry(op.entry)]);
       }
     });

@@ -4,8 +4,8 @@ import { texts } from '../../app/i18n.ts';
 export const priorityText = texts<Record<number, string>>({ 1: 'Hoch', 2: 'Normal', 3: 'Niedrig' }, { 1: 'High', 2: 'Normal', 3: 'Low' });
 
 const kinds = {
-  de: { note: 'Notiz', created: 'Angelegt', updated: 'Geändert', unit_assigned: 'Alarmiert', unit_released: 'Entlassen', closed: 'Abgeschlossen', report: 'Erneute Meldung', resolved: 'Spiel: erledigt', unit_alarmed: 'Alarmiert', unit_acknowledged: 'Quittiert' },
-  en: { note: 'Note', created: 'Created', updated: 'Changed', unit_assigned: 'Alerted', unit_released: 'Released', closed: 'Closed', report: 'Reported again', resolved: 'Game: resolved', unit_alarmed: 'Alarmed', unit_acknowledged: 'Acknowledged' },
+  de: { note: 'Notiz', created: 'Angelegt', updated: 'Geändert', unit_assigned: 'Zugewiesen', unit_released: 'Entlassen', closed: 'Abgeschlossen', report: 'Erneute Meldung', resolved: 'Spiel: erledigt', unit_alarmed: 'Alarmiert', unit_acknowledged: 'Quittiert' },
+  en: { note: 'Note', created: 'Created', updated: 'Changed', unit_assigned: 'Assigned', unit_released: 'Released', closed: 'Closed', report: 'Reported again', resolved: 'Game: resolved', unit_alarmed: 'Alarmed', unit_acknowledged: 'Acknowledged' },
 };
 
 /** Every string of the Einsätze tab. */
