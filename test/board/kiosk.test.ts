@@ -28,7 +28,7 @@ async function monitor(viewport: { width: number; height: number }, query = '') 
   const page = await context.newPage();
   await page.goto(`${b.server.url}/dispatch/alarm${query}`);
   await board.close();
-  await page.locator('#kiosk-connection').getByText('Verbunden').waitFor();
+  await page.locator('#kiosk-connection').getByText('Alarm bereit').waitFor();
   return page;
 }
 
@@ -130,7 +130,7 @@ t.test('the board\'s alarm settings open the monitor of the same station in a ne
   const board = await b.open(demo.dispatcher);
   await board.click('#alarm-prefs-button');
   const [opened] = await Promise.all([board.context().waitForEvent('page'), board.click('#alarm-kiosk-link')]);
-  await opened.locator('#kiosk-connection').getByText('Verbunden').waitFor();
+  await opened.locator('#kiosk-connection').getByText('Alarm bereit').waitFor();
   t.equal(new URL(opened.url()).pathname, '/dispatch/alarm');
   t.equal(new URL(opened.url()).searchParams.get('guild'), demo.guildId);
   t.equal(await opened.locator('#kiosk-guild').innerText(), 'Demo Rettungsdienst');

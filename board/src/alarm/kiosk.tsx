@@ -1,4 +1,4 @@
-import { effect } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { texts } from '../app/i18n.ts';
@@ -7,7 +7,9 @@ import { connection, watching } from '../live/board-live.ts';
 import type { Tone } from './audio.ts';
 import { useAlarmTone, useUnlockOnAnyInput } from './attention.ts';
 import { alarmCallsigns, feedState, startAlarmFeed, stopAlarmFeed } from './feed.ts';
-import { AlarmWall, KioskTop, QuietView, UnlockBar, type KioskConnection } from './kiosk-view.tsx';
+import { AlarmWall, alarmGroups, KioskTop, QuietView, UnlockBar, type KioskConnection } from './kiosk-view.tsx';
+import { useAlarmSpeech, useKioskIncidents } from './kiosk-incident.tsx';
+import { api } from '../app/api.ts';
 import { kioskUnits } from './scope.ts';
 import { useWakeLock } from './screen.ts';
 import { dropEnded, trackFor, updateAlarms } from './tracker.ts';
@@ -71,18 +73,49 @@ function Message({ title, body, reload, children }: { title: string; body?: stri
   );
 }
 
+/** `?station=Rettungswache Mitte`: the organisation unit this monitor shows (null: every station). */
+const station = signal<string | null>(new URLSearchParams(location.search).get('station')?.trim() || null);
+/** callsign -> its organisation unit, from GET /me/units (what a crew chooses from; no names). */
+const stationOf = signal<ReadonlyMap<string, string>>(new Map());
+
+function chooseStation(next: string | null): void {
+  station.value = next;
+  const url = new URL(location.href);
+  if (next) url.searchParams.set('station', next);
+  else url.searchParams.delete('station');
+  history.replaceState(null, '', url);
+}
+
+async function loadStations(): Promise<void> {
+  const { units } = await api.units.crewList.query().catch(() => ({ units: [] as { callsign: string; orgUnit: string }[] }));
+  stationOf.value = new Map(units.map((u) => [u.callsign, u.orgUnit]));
+}
+
+/** Which of the alarmed callsigns this monitor shows: its `?units=`, else its station's units, else all. */
+function shownOf(alarms: readonly string[], units: readonly string[] | null): string[] {
+  if (units) return alarms.filter((c) => units.includes(c.toUpperCase()));
+  const s = station.value?.toLocaleLowerCase();
+  if (!s) return [...alarms];
+  const map = stationOf.value;
+  return alarms.filter((c) => map.get(c)?.toLocaleLowerCase() === s);
+}
+
 function KioskBoard({ guildId }: { guildId: string }) {
   const units = kioskUnits();
   const query = new URLSearchParams(location.search);
   const toneParam = query.get('tone') as Tone | null;
   const volumeParam = Number(query.get('volume') ?? NaN);
   useEffect(() => {
-    trackFor(`${guildId}:kiosk:${units?.join(',') ?? '*'}`);
     startAlarmFeed(guildId);
+    void loadStations();
     const track = effect(() => {
       const alarms = alarmCallsigns.value;
       if (!alarms) return;
-      updateAlarms(units ? alarms.filter((c) => units.includes(c.toUpperCase())) : alarms);
+      // A unit this monitor has not heard of (added since): learn its station first.
+      if (station.value && alarms.some((c) => !stationOf.peek().has(c))) void loadStations();
+      // Another station chosen: what rang for the last one is forgotten.
+      trackFor(`${guildId}:kiosk:${units?.join(',') ?? station.value ?? '*'}`);
+      updateAlarms(shownOf(alarms, units));
       dropEnded();
     });
     document.title = `${text().title} · ${guild.peek()?.name ?? ''}`;
@@ -92,6 +125,8 @@ function KioskBoard({ guildId }: { guildId: string }) {
       trackFor('');
     };
   }, [guildId]);
+  useKioskIncidents();
+  useAlarmSpeech(() => alarmGroups(shownOf(alarmCallsigns.value ?? [], units)));
   useAlarmTone(() => ({
     on: true,
     tone: toneParam && tones.includes(toneParam) ? toneParam : prefs.value?.alarmTone ?? 'gong',
@@ -100,12 +135,12 @@ function KioskBoard({ guildId }: { guildId: string }) {
   useUnlockOnAnyInput();
   useWakeLock();
 
-  const all = alarmCallsigns.value ?? [];
-  const shown = units ? all.filter((c) => units.includes(c.toUpperCase())) : all;
+  const shown = shownOf(alarmCallsigns.value ?? [], units);
   const alarm = shown.length > 0;
+  const stations = [...new Set(stationOf.value.values())].filter(Boolean).sort();
   return (
     <div class={alarm ? 'kiosk kiosk-alarm' : 'kiosk kiosk-quiet'} id="kiosk">
-      <KioskTop units={units} conn={kioskConnection()} alarm={alarm} />
+      <KioskTop units={units} conn={kioskConnection()} alarm={alarm} station={{ current: station.value, stations, choose: chooseStation }} />
       {alarm ? <AlarmWall list={shown} /> : <QuietView />}
       <UnlockBar />
     </div>
@@ -117,6 +152,7 @@ function kioskConnection(): KioskConnection {
   const feed = feedState.value;
   if (feed === 'forbidden' || feed === 'signedOut' || feed === 'failed') return 'ended';
   if (feed === 'degraded') return 'degraded';
+  if (feed === 'cut') return 'reconnecting';
   if (watching.value.length && connection.value !== 'live') return connection.value;
   return feed === 'live' ? 'live' : 'connecting';
 }
