@@ -11,9 +11,10 @@
  * sheets; the ratio says how much the 100x history costs. Answers are checked first (each page
  * against the same filter in plain SQL over the search text, and paging through a whole result
  * without gaps or duplicates). Then EXPLAIN (ANALYZE, BUFFERS) of each query's statement at the big
- * guild, with the server's own SQL text (captured from postgres.js). Target: p99 of every query
- * with a word of 3 letters or more, a unit, a week, a number or no filter at 100k <= 50 ms on this
- * 2-core box; misses are printed as MISSED, the exit code stays 0.
+ * guild, with the server's own SQL text (captured from postgres.js). Target: for every query with
+ * a word of 3 letters or more, a unit, a week, a number or no filter, p50 at 100k <= 2x p50 at 1k
+ * (the history's size costs at most that; absolute times on a shared 2-core box mean little);
+ * misses are printed as MISSED, the exit code stays 0.
  */
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
@@ -23,13 +24,13 @@ import { encodeCursor } from '../server/domains/incidents/cursor.ts';
 import { benchDatabase } from './lib/db.ts';
 import { benchRun, canPin, settled, spawnNode } from './lib/procs.ts';
 import { captureStatements, explainStatements, formatPlans } from './lib/stats-explain.ts';
-import { fmtMs, queryTable, type QueryRow } from './lib/stats-report.ts';
+import { fmtMs, queryTable, verdict, type QueryRow } from './lib/stats-report.ts';
 import { getContender, getJson, timeInterleaved } from './lib/stats-timing.ts';
 import { seedIncidentGuild, type SeededIncidents } from './lib/incidents-seed.ts';
 import { whole } from './lib/args.ts';
 
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
-const TARGET_P99_MS = 50;
+const TARGET_RATIO = 2;
 
 interface Query { label: string; params: (g: SeededIncidents) => Record<string, string>; indexed: boolean }
 
@@ -107,8 +108,8 @@ export async function run(args: string[]): Promise<void> {
       process.stdout.write('\n');
       for (const [i, q] of queries.entries()) {
         if (!q.indexed) continue;
-        const p99 = rows[i].big.p99;
-        process.stdout.write(`${`${q.label}:`.padEnd(26)}p99 ${fmtMs(p99)} ms at ${count(bigSheets)} (target <= ${TARGET_P99_MS} ms)  ${p99 <= TARGET_P99_MS ? 'ok' : 'MISSED'}\n`);
+        const { big: at, small: ref } = rows[i];
+        process.stdout.write(verdict(q.label, at.p50 / ref.p50, `p50 at ${count(smallSheets)} (${fmtMs(at.p50)} vs ${fmtMs(ref.p50)} ms; p99 ${fmtMs(at.p99)} ms)`, TARGET_RATIO).line);
       }
     } finally {
       await bare.end({ timeout: 1 });
