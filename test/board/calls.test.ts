@@ -34,9 +34,10 @@ t.test('the calls of the snapshot are listed without a tone, with everything the
   await row(page, 'qb:2').waitFor();
   t.same(await order(page), ['qb:1', 'qb:2'], 'priority 2 before priority 3');
   const first = await says(page, 'qb:1');
-  for (const part of ['Notruf', 'P2', 'Verkehrsunfall', 'Zwei PKW, eine Person eingeklemmt', 'Hauptstraße 5, 1010', 'X 100.5 · Y -200', 'Max Muster · 555-0101', 'qb-phone · qb:1']) {
+  for (const part of ['Notruf', 'P2', 'Verkehrsunfall', 'Zwei PKW, eine Person eingeklemmt', 'Hauptstraße 5, 1010', 'X 100.5 · Y -200', 'Max Muster · 555-0101', 'Quelle: qb-phone']) {
     t.match(first, part, `shows ${part}`);
   }
+  t.notMatch(first, 'qb:1', 'the game\'s id of the call is not shown as if it meant something');
   t.match(await says(page, 'qb:2'), /Hinweis[\s\S]*P3[\s\S]*Rauch über dem Wald[\s\S]*Paleto Forest/);
   t.equal(await chimes(page), 0, 'calls that were there before the board opened do not chime');
   t.equal(await page.locator('#calls [data-fresh]').count(), 0, 'nor flash');
@@ -119,7 +120,7 @@ t.test('Übernehmen opens the call\'s incident sheet', async (t) => {
 t.test('off duty, a take fails in place with what to do', async (t) => {
   t.equal((await b.rest('POST', '/admin/clock-out', { badge: '02' })).status, 200);
   await page.click('[data-take="qb:1"]');
-  await page.locator('#calls-result').getByText('Du bist außer Dienst. Stemple dich ein, um Meldungen zu übernehmen.').waitFor();
+  await page.locator('#calls-result').getByText('Du bist außer Dienst. Stemple dich ein, um Meldungen zu bearbeiten.').waitFor();
   t.ok(await row(page, 'qb:1').isVisible(), 'the call stays open');
   await page.locator('#calls-result').getByRole('button', { name: 'Zur Stempeluhr' }).click();
   await page.locator('#tab-clock[aria-selected="true"]').waitFor();

@@ -6,6 +6,8 @@ import type { Out } from '../app/types.ts';
  */
 export interface UnitEntry {
   callsign: string; label: string | null; orgUnit: string | null; status: string; since: number;
+  /** Unit type, a code of the guild's AAO catalogue (RTW, NEF …), or null. */
+  type?: string | null;
   /** The crew's note with the current status (e.g. with 5 Sprechwunsch), cleared by the next status. */
   note?: string | null;
   members: { id: string; nickname: string }[];
@@ -16,6 +18,6 @@ export interface DispatcherEntry { slot: number; userId: string; nickname: strin
 export interface StandbyEntry { userId: string; nickname: string; since: number }
 
 type ApiCall = Out['calls']['list']['calls'][number];
-export type CallEntry = Omit<ApiCall, 'createdAt' | 'updatedAt' | 'takenAt' | 'resolvedAt'> & {
-  createdAt: number; updatedAt: number; takenAt: number | null; resolvedAt: number | null;
+export type CallEntry = Omit<ApiCall, 'createdAt' | 'updatedAt' | 'takenAt' | 'attachedAt' | 'resolvedAt' | 'dismissedAt'> & {
+  createdAt: number; updatedAt: number; takenAt: number | null; attachedAt: number | null; resolvedAt: number | null; dismissedAt: number | null;
 };

@@ -3,7 +3,8 @@ import { can, moduleOn } from '../app/session.ts';
 import { live, watching } from '../live/board-live.ts';
 import { callOrder, kindCounts, kindFilter } from './calls/order.ts';
 import { CallRow } from './calls/row.tsx';
-import { takeFailure } from './calls/take.ts';
+import { takeFailure, taking } from './calls/take.ts';
+import { busyCall, clearSelection, mergeSelected, notice, selection, showSheet } from './calls/triage.ts';
 import { callKinds, callText } from './calls/words.ts';
 import './calls/calls.css';
 
@@ -39,7 +40,39 @@ function CallList() {
   return <ul class="calls" id="calls" aria-label={t.title}>{ids.map((id) => <CallRow key={id} id={id} />)}</ul>;
 }
 
-/** A failed take stays in view (the row may be gone: someone else took the call). */
+/** The selected calls, and one button to take them into one sheet (the most urgent makes it). */
+function MergeBar() {
+  const t = callText();
+  const ids = selection.value;
+  if (!ids.length) return null;
+  const busy = busyCall.value !== null || taking.value !== null;
+  return (
+    <div class="calls-merge" id="calls-merge" role="group" aria-label={t.selection}>
+      <span id="calls-selected">{t.selected(ids.length)}</span>
+      <button type="button" class="primary small" id="calls-merge-go" disabled={busy || ids.length < 2} onClick={() => void mergeSelected()}>
+        {busy && busyCall.value === ids[0] ? t.merging : t.merge}
+      </button>
+      {ids.length < 2 && <span class="muted">{t.mergeHint}</span>}
+      <button type="button" class="small" id="calls-merge-clear" onClick={clearSelection}>{t.clearSelection}</button>
+    </div>
+  );
+}
+
+/** What a dismiss or an attach did, until the next action or closed; an attach leads to its sheet. */
+function Notice() {
+  const t = callText();
+  const n = notice.value;
+  if (!n) return null;
+  return (
+    <div id="calls-notice" class="calls-toast ok" role="status">
+      <span>{n.text}</span>
+      {n.sheet !== undefined && <button type="button" class="small" onClick={() => showSheet(n.sheet!)}>{t.toSheet}</button>}
+      <button type="button" class="small" aria-label={t.dismiss} onClick={() => (notice.value = null)}>✕</button>
+    </div>
+  );
+}
+
+/** A failed take (or dismiss, attach, merge) stays in view (the row may be gone: someone else took the call). */
 function TakeFailure() {
   const t = callText();
   const f = takeFailure.value;
@@ -47,7 +80,7 @@ function TakeFailure() {
     <div id="calls-result" class={f ? 'calls-toast' : 'calls-toast empty'} role="alert">
       {f && (
         <>
-          <span>{f.offDuty ? t.offDuty : <>{t.takeFailed} <b>{f.title}</b> – {f.message}</>}</span>
+          <span>{f.offDuty ? t.offDuty : <>{t.failed} <b>{f.title}</b> – {f.message}</>}</span>
           {f.offDuty && moduleOn('timeclock') && <button type="button" class="small" onClick={() => showTab('clock')}>{t.toClock}</button>}
           <button type="button" class="small" aria-label={t.dismiss} onClick={() => (takeFailure.value = null)}>✕</button>
         </>
@@ -67,7 +100,9 @@ export function CallsTab() {
       <KindFilter />
       {!can('dispatch.manage') && <p class="muted" id="calls-view-only">{t.viewOnly}</p>}
       <CallList />
+      {can('dispatch.manage') && <MergeBar />}
       <TakeFailure />
+      <Notice />
     </section>
   );
 }

@@ -7,7 +7,7 @@ import { callKinds, type CallKind } from './words.ts';
 export const kindFilter = signal<CallKind | 'all'>('all');
 
 /** Panic first, then priority (1 high), then the longest waiting. */
-function urgency(a: CallEntry, b: CallEntry): number {
+export function urgency(a: CallEntry, b: CallEntry): number {
   return Number(b.kind === 'panik') - Number(a.kind === 'panik') || a.priority - b.priority || a.createdAt - b.createdAt || (a.externalId < b.externalId ? -1 : 1);
 }
 
