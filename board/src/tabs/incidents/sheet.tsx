@@ -1,44 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, httpStatusOf, messageOf } from '../../app/api.ts';
+import { messageOf } from '../../app/api.ts';
 import { when } from '../../app/i18n.ts';
 import { can } from '../../app/session.ts';
-import { Result, useAction } from '../../ui/action.tsx';
+import { CloseSheet } from './close.tsx';
 import { SheetForm } from './edit.tsx';
 import { LinkedCalls } from './linked-calls.tsx';
-import { loadTimeline, openSheet, sheet, writeSheet } from './store.ts';
+import { loadTimeline, openSheet, sheet } from './store.ts';
 import { Timeline } from './timeline.tsx';
 import { SheetUnits } from './units.tsx';
 import { incidentText } from './words.ts';
-
-/** Close with one confirmation; a stale version (someone changed the sheet a moment ago) reloads it. */
-function CloseSheet({ n, version }: { n: number; version: number }) {
-  const t = incidentText();
-  const action = useAction();
-  const [asking, setAsking] = useState(false);
-  const close = async () => {
-    const done = await action.run(async () => {
-      try {
-        return await writeSheet(() => api.incidents.close.mutate({ number: n, version }));
-      } catch (err) {
-        if (httpStatusOf(err) === 409) await loadTimeline(n).catch(() => {});
-        throw err;
-      }
-    }, () => t.closedOk(n));
-    if (done) setAsking(false);
-  };
-  return (
-    <div class="sheet-close">
-      {!asking ? <button type="button" class="danger" id="sheet-close" onClick={() => setAsking(true)}>{t.close}</button> : (
-        <div class="row" role="group" aria-label={t.closeConfirm}>
-          <span>{t.closeConfirm}</span>
-          <button type="button" class="danger" id="sheet-close-yes" disabled={action.busy} onClick={() => void close()}>{t.yesClose}</button>
-          <button type="button" onClick={() => setAsking(false)}>{t.cancel}</button>
-        </div>
-      )}
-      <Result action={action} id="close-result" />
-    </div>
-  );
-}
 
 /** The open incident sheet: its fields, units and timeline, all live. */
 export function SheetView({ n }: { n: number }) {
@@ -73,7 +43,7 @@ export function SheetView({ n }: { n: number }) {
         <Timeline n={n} canEdit={canEdit} />
       </div>
       <LinkedCalls n={n} />
-      {canEdit && <CloseSheet n={n} version={s.version} />}
+      {can('incidents.manage') && <CloseSheet s={s} />}
     </article>
   );
 }
