@@ -64,7 +64,7 @@ t.test('the leaderboard of a week: exact figures, the trend, the charts; ‹ ›
   await imageLoaded(admin, '#chart-bars');
   await imageLoaded(admin, '#chart-trend');
   const src = await admin.locator('#chart-bars').getAttribute('src');
-  t.match(src, /^\/api\/v1\/stats\/leaderboard\/chart\/bars\.png\?guild=100000000000000001&period=weekly&date=2026-11-11&limit=25&maxPixels=\d+&theme=(light|dark)&v=\d+$/, 'a plain <img> for the open guild and period');
+  t.match(src, /^\/api\/v1\/stats\/leaderboard\/chart\/bars\.png\?guild=100000000000000001&period=weekly&date=2026-11-11&limit=25&maxPixels=\d+&theme=(light|dark)&lang=de&v=\d+$/, 'a plain <img> for the open guild and period');
   const px = Number(new URL(src!, b.server.url).searchParams.get('maxPixels'));
   const shown = await admin.locator('#chart-bars').evaluate((img: HTMLImageElement) => ({ w: img.clientWidth, natural: img.naturalWidth }));
   t.ok(px >= 50_000 && px <= 4_000_000 && shown.natural >= shown.w * 0.9 && shown.natural <= shown.w * 1.3, `sized for its box (${shown.natural} px for ${shown.w} px shown, maxPixels ${px})`);

@@ -32,7 +32,10 @@ export function linkCatalogue(): void {
   onSnapshot(() => void load());
 }
 
-/** Black or white, whichever reads better on `hex` (WCAG relative luminance). */
+/** The relative luminance of #111. */
+const DARK_TEXT_LUMINANCE = 0.0056;
+
+/** Near-black (#111) or white, whichever reads better on `hex` (WCAG contrast). */
 export function textOn(hex: string): string {
   const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
   if (!m) return '#fff';
@@ -40,5 +43,8 @@ export function textOn(hex: string): string {
     const c = parseInt(x, 16) / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.179 ? '#111' : '#fff';
+  // whichever of the two reads better (WCAG contrast): #111 is not black, so the usual 0.179 split
+  // gave dark text on teal (#00838f, 4.2:1) where white reaches 4.6:1
+  const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (l + 0.05) / (DARK_TEXT_LUMINANCE + 0.05) > 1.05 / (l + 0.05) ? '#111' : '#fff';
 }
