@@ -13,17 +13,27 @@
 import WebSocket from 'ws';
 import { httpStatusOf } from './index.ts';
 import { jitteredBackoff, watchAlarm } from './live.ts';
-import { AlarmSessionError, checkSession, newLinkHint, type AlarmSession } from './alarm-session.ts';
+import type { AlarmState } from './router.ts';
+import { AlarmSessionError, checkSession, sessionEnded, type AlarmSession } from './alarm-session.ts';
+import { both, type Text } from './alarm-words.ts';
+
+/** What a notice is about: the terminal's status line follows these. */
+export type AlarmNoticeKind = 'connected' | 'lost' | 'duty' | 'degraded' | 'recovered' | 'watch-failed';
 
 export interface AlarmWatchOptions {
   session: AlarmSession;
-  /** Callsigns that entered an alarm status; at the start, every callsign in alarm then. */
-  onAlarm(callsigns: string[]): void;
-  /** What the user should know about the connection, in words: connected, lost, database degraded, duty. */
-  onNotice(text: string): void;
+  /** Callsigns that entered an alarm status; at the start, every callsign in alarm then. `state` is the state they came with. */
+  onAlarm(callsigns: string[], state: AlarmState): void;
+  /** Every state the server sends (after `onAlarm` for one that rings): the own unit's incident changes arrive here. */
+  onState?(state: AlarmState): void;
+  /**
+   * What the user should know about the connection, in words (English, and in German and English):
+   * connected, lost, database degraded, duty; `kind` says which.
+   */
+  onNotice(text: string, both?: Text, kind?: AlarmNoticeKind): void;
   /** A `ws`-compatible WebSocket class (default: `ws`); it is given the session cookie and no Origin. */
   WebSocket?: typeof WebSocket;
-  /** Back-off before reconnect or re-subscribe attempt `n` (default: jittered, 0.25 s doubling to 15–30 s). */
+  /** Back-off before reconnect or re-subscribe attempt `n` (default `jitteredBackoff`: 0.25 s doubling to 2 s, plus up to 0.25 s). */
   retryDelayMs?: (attempt: number) => number;
   /** How often the session is checked over HTTP (default 5 minutes). */
   heartbeatMs?: number;
@@ -33,8 +43,6 @@ export interface AlarmWatchOptions {
 export function enteredAlarms(before: ReadonlySet<string>, alarms: readonly string[]): string[] {
   return alarms.filter((c) => !before.has(c));
 }
-
-const ended = (s: AlarmSession) => `the session has ended (signed out, revoked, or unused for more than a day): ${newLinkHint(s)}`;
 
 export function watchAlarms(opts: AlarmWatchOptions) {
   const { session } = opts;
@@ -48,6 +56,7 @@ export function watchAlarms(opts: AlarmWatchOptions) {
   let closed = false;
   let settle!: { resolve(): void; reject(err: Error): void };
   const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  const notice = (kind: AlarmNoticeKind, text: Text) => opts.onNotice(text.en, text, kind);
 
   // Connection changes, seen on the sockets themselves: one line when the first opens and one when
   // the last open one closes, not one per failed attempt. Sockets of a watcher closed on purpose
@@ -63,12 +72,12 @@ export function watchAlarms(opts: AlarmWatchOptions) {
       let opened = false;
       this.on('open', () => {
         opened = true;
-        if (open++ === 0 && !closed) opts.onNotice(everConnected ? 'connected again' : `connected to ${session.url}`);
+        if (open++ === 0 && !closed) notice('connected', both((w) => (everConnected ? w.connectedAgain : w.connected(session.url))));
         everConnected = true;
       });
       this.on('close', (code, reason) => {
         if (!opened) return;
-        if (--open === 0 && mine === generation && !closed) opts.onNotice(`connection lost (${code}${reason.length ? ` ${reason}` : ''}); reconnecting`);
+        if (--open === 0 && mine === generation && !closed) notice('lost', both((w) => w.lost(code, reason.toString())));
       });
     }
   }
@@ -88,25 +97,26 @@ export function watchAlarms(opts: AlarmWatchOptions) {
       url: session.url, guildId: session.guildId, WebSocket: SessionSocket, retryDelayMs: retry,
       onState: (s) => {
         failures = 0;
-        if (s.onDuty !== onDuty) opts.onNotice(s.onDuty ? 'you are on duty' : 'you are off duty');
+        if (s.onDuty !== onDuty) notice('duty', both((w) => (s.onDuty ? w.onDuty : w.offDuty)));
         onDuty = s.onDuty;
         const entered = enteredAlarms(known, s.alarms);
         known = new Set(s.alarms);
-        if (entered.length) opts.onAlarm(entered);
+        if (entered.length) opts.onAlarm(entered, s);
+        opts.onState?.(s);
       },
       onStatus: (status) => {
         if (status.degraded === degraded) return;
         degraded = status.degraded;
-        opts.onNotice(degraded ? 'the server cannot reach its database: alarms may come late until it is back' : 'the server reaches its database again');
+        notice(degraded ? 'degraded' : 'recovered', both((w) => (degraded ? w.degraded : w.recovered)));
       },
       onError: (err) => {
         const status = httpStatusOf(err);
-        if (status === 401) return end(new AlarmSessionError(ended(session)));
-        if (status === 403) return end(new AlarmSessionError(`the server no longer lets this session watch alarms: ${(err as Error).message}`));
+        if (status === 401) return end(new AlarmSessionError(sessionEnded(session)));
+        if (status === 403) return end(new AlarmSessionError(both((w) => w.watchForbidden((err as Error).message))));
         generation++;
         watcher?.close();
         const wait = retry(failures++);
-        opts.onNotice(`the alarm watch failed (${(err as Error).message}); subscribing again in ${(wait / 1000).toFixed(1)} s`);
+        notice('watch-failed', both((w) => w.watchFailed((err as Error).message, (wait / 1000).toFixed(1))));
         resubscribe = setTimeout(() => {
           resubscribe = null;
           if (!closed) subscribe();

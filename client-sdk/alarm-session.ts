@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 // A pure helper shared with the server: bundled into the package, not imported from server/ at run time.
 import { writeFileAtomically } from './atomic-file.ts';
+import { BilingualError, both, type Text } from './alarm-words.ts';
 
 export interface AlarmSession {
   /** Server root, e.g. `https://dispatch.example` (what precedes `/auth/login/` in the link). */
@@ -20,8 +21,8 @@ export interface AlarmSession {
   userId: string;
 }
 
-/** The session cannot be used (or could not be made): the message says what to do. */
-export class AlarmSessionError extends Error {
+/** The session cannot be used (or could not be made): the message (in German and English: `text`) says what to do. */
+export class AlarmSessionError extends BilingualError {
   override name = 'AlarmSessionError';
 }
 
@@ -34,10 +35,15 @@ export function newLinkHint(s: { guildId: string; userId: string }): string {
   return `get a new link with: npx dispatch-terminal login-link --guild ${s.guildId} --user ${s.userId}`;
 }
 
+/** "The session has ended … get a new link with: …", in both languages. */
+export function sessionEnded(s: { guildId: string; userId: string }): Text {
+  return both((w) => w.sessionEnded(w.newLinkHint(s.guildId, s.userId)));
+}
+
 /** `https://host/prefix/auth/login/<token>` → its server root and token. */
 export function parseLoginLink(link: string): { url: string; token: string } {
   const m = /^(https?:\/\/[^?#]+?)\/auth\/login\/([A-Za-z0-9_-]{20,100})\/?$/.exec(link.trim());
-  if (!m) throw new AlarmSessionError(`not a login link: ${link} (expected http(s)://<server>/auth/login/<token>)`);
+  if (!m) throw new AlarmSessionError(both((w) => w.notALink(link)));
   return { url: m[1], token: m[2] };
 }
 
@@ -51,10 +57,10 @@ export async function redeemLink(link: string): Promise<AlarmSession> {
   const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).find((c) => /^[^=]+=./.test(c));
   if (res.status === 200 && body?.userId && body.guildId && cookie) return { url, cookie, guildId: body.guildId, userId: body.userId };
   if (res.status >= 500) throw new Error(`the server answered ${res.status}${body?.error ? ` (${body.error})` : ''}`);
-  throw new AlarmSessionError(`login link refused (${res.status}): ${body?.error ?? 'is this a Dispatch Terminal server?'}`);
+  throw new AlarmSessionError(both((w) => w.linkRefused(res.status, body?.error ?? null)));
 }
 
-export type SessionCheck = { ok: true; guild: string; nickname: string } | { ok: false; problem: string };
+export type SessionCheck = { ok: true; guild: string; nickname: string } | { ok: false; problem: Text };
 
 /**
  * Asks the server whether the session still signs in (`GET /auth/session`, which also counts as
@@ -63,11 +69,11 @@ export type SessionCheck = { ok: true; guild: string; nickname: string } | { ok:
  */
 export async function checkSession(s: AlarmSession): Promise<SessionCheck> {
   const res = await fetch(`${s.url}/auth/session`, { headers: { cookie: s.cookie } });
-  if (res.status === 401) return { ok: false, problem: `the session has ended (signed out, revoked, or unused for more than a day): ${newLinkHint(s)}` };
+  if (res.status === 401) return { ok: false, problem: sessionEnded(s) };
   if (res.status !== 200) throw new Error(`GET /auth/session answered ${res.status}`);
   const { guilds } = await res.json() as { guilds: { guildId: string; name: string; nickname: string }[] };
   const g = guilds.find((x) => x.guildId === s.guildId);
-  return g ? { ok: true, guild: g.name, nickname: g.nickname } : { ok: false, problem: `user ${s.userId} is no longer a member of guild ${s.guildId}` };
+  return g ? { ok: true, guild: g.name, nickname: g.nickname } : { ok: false, problem: both((w) => w.notMember(s.userId, s.guildId)) };
 }
 
 /** Ends the session on the server (POST /auth/logout). */
@@ -86,7 +92,7 @@ export function readSavedSession(file: string): AlarmSession | null {
   }
   const s = JSON.parse(text) as Partial<AlarmSession>;
   if (typeof s.url !== 'string' || typeof s.cookie !== 'string' || typeof s.guildId !== 'string' || typeof s.userId !== 'string') {
-    throw new AlarmSessionError(`${file} is not a saved alarm session: delete it and start with a login link`);
+    throw new AlarmSessionError(both((w) => w.notSaved(file)));
   }
   return { url: s.url, cookie: s.cookie, guildId: s.guildId, userId: s.userId };
 }
@@ -105,8 +111,8 @@ export interface OpenSessionOptions {
   /** A one-time login link; optional when `stateFile` holds a session. */
   link?: string;
   stateFile: string;
-  /** Progress for the user: the server cannot be reached yet, a used link falls back to the saved session. */
-  notice(text: string): void;
+  /** Progress for the user: the server cannot be reached yet, a used link falls back to the saved session (English, and in both languages). */
+  notice(text: string, both: Text, kind: 'unreachable' | 'link-used'): void;
   /** Wait before attempt `n` to reach the server again. */
   retryDelayMs(attempt: number): number;
   /** Gives up waiting for the server (the promise rejects with the signal's reason). */
@@ -122,7 +128,7 @@ export interface OpenSessionOptions {
 export async function openAlarmSession(opts: OpenSessionOptions): Promise<AlarmSession & { guild: string; nickname: string }> {
   const saved = readSavedSession(opts.stateFile);
   const url = opts.link ? parseLoginLink(opts.link).url : saved?.url;
-  if (!url) throw new AlarmSessionError(`no saved session in ${opts.stateFile}: start with a login link: npx dispatch-terminal alarm <login-link>`);
+  if (!url) throw new AlarmSessionError(both((w) => w.noSavedStart(opts.stateFile)));
   const reusable = saved?.url === url ? saved : null;
   const reach = <T>(fn: () => Promise<T>) => untilReachable(url, fn, opts);
   let session: AlarmSession | null = null;
@@ -131,7 +137,8 @@ export async function openAlarmSession(opts: OpenSessionOptions): Promise<AlarmS
       session = await reach(() => redeemLink(opts.link!));
     } catch (err) {
       if (!(err instanceof AlarmSessionError) || !reusable) throw err;
-      opts.notice(`the login link no longer signs in; continuing with the session saved in ${opts.stateFile}`);
+      const text = both((w) => w.linkUsedKeepSaved(opts.stateFile));
+      opts.notice(text.en, text, 'link-used');
     }
     if (session) {
       saveSession(opts.stateFile, session);
@@ -158,7 +165,10 @@ async function untilReachable<T>(url: string, fn: () => Promise<T>, opts: Pick<O
       opts.signal?.throwIfAborted();
       if (err instanceof AlarmSessionError) throw err;
       const why = describeFetchError(err);
-      if (why !== said) opts.notice(`cannot reach ${url} (${why}); trying again`);
+      if (why !== said) {
+        const text = both((w) => w.cannotReach(url, why));
+        opts.notice(text.en, text, 'unreachable');
+      }
       said = why;
       await sleep(opts.retryDelayMs(Math.min(attempt, 6)), undefined, { signal: opts.signal });
     }

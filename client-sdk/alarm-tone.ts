@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { both, type Text } from './alarm-words.ts';
 
 /** The players tried in this order, each with the arguments that go before the file. */
 const systemPlayers: string[][] = [['paplay'], ['aplay', '-q'], ['afplay']];
@@ -45,13 +46,20 @@ export function alarmToneWav(rate = 16_000): Buffer {
 /** The first system player on `path` (a PATH value) as the command and arguments before the file; null when none is installed. */
 export function systemPlayer(path = process.env.PATH ?? ''): string[] | null {
   for (const argv of systemPlayers) {
-    for (const dir of path.split(delimiter).filter(Boolean)) {
-      try {
-        accessSync(join(dir, argv[0]), constants.X_OK);
-        return [join(dir, argv[0]), ...argv.slice(1)];
-      } catch {
-        // not here
-      }
+    const found = onPath(argv[0], path);
+    if (found) return [found, ...argv.slice(1)];
+  }
+  return null;
+}
+
+/** Where `program` is on `path` (executable), or null. */
+export function onPath(program: string, path = process.env.PATH ?? ''): string | null {
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    try {
+      accessSync(join(dir, program), constants.X_OK);
+      return join(dir, program);
+    } catch {
+      // not here
     }
   }
   return null;
@@ -69,8 +77,8 @@ export interface TonePlayerOptions {
   player?: string[] | null;
   /** Rings the terminal bell (default: `\x07` to stdout). */
   bell?: () => void;
-  /** A player that could not run or failed (the bell rang instead). */
-  warn?: (message: string) => void;
+  /** A player that could not run or failed (the bell rang instead): English, and in both languages. */
+  warn?: (message: string, both: Text) => void;
 }
 
 /**
@@ -84,14 +92,16 @@ export function createTonePlayer(opts: TonePlayerOptions = {}) {
   const file = dir ? join(dir, 'alarm.wav') : null;
   if (file) writeFileSync(file, alarmToneWav(), { mode: 0o600 });
 
-  function failed(why: string) {
-    opts.warn?.(`the player ${player![0]} ${why}; rang the terminal bell instead`);
+  function failed(why: Text) {
+    const text = both((w, lang) => w.playerFailed(player![0], why[lang]));
+    opts.warn?.(text.en, text);
     bell();
   }
 
   return {
-    /** What plays the tone, for the start-up line. */
+    /** What plays the tone, for the start-up line (English; `describeText` in both languages). */
     describe: player ? player.join(' ') : 'the terminal bell (no paplay, aplay or afplay found)',
+    describeText: player ? both(() => player.join(' ')) : both((w) => w.bell),
     /** Starts the tone; the promise resolves when it has played (nobody needs to wait for it). */
     play(): Promise<void> {
       if (!player || !file) {
@@ -100,16 +110,16 @@ export function createTonePlayer(opts: TonePlayerOptions = {}) {
       }
       return new Promise((resolve) => {
         let reported = false; // 'exit' may follow 'error': one bell per play
-        const fail = (why: string) => {
+        const fail = (why: Text) => {
           if (!reported) failed(why);
           reported = true;
           resolve();
         };
         const child = spawn(player[0], [...player.slice(1), file], { stdio: 'ignore' });
-        child.on('error', (err) => fail(`could not run (${err.message})`));
+        child.on('error', (err) => fail(both((w) => w.couldNotRun(err.message))));
         child.on('exit', (code, signal) => {
-          if (code !== 0 && code !== null) fail(`exited with ${code}`);
-          else if (signal) fail(`was killed (${signal})`);
+          if (code !== 0 && code !== null) fail(both((w) => w.exitedWith(code)));
+          else if (signal) fail(both((w) => w.killed(signal)));
           else resolve();
         });
       });

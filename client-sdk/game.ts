@@ -7,4 +7,5 @@
  *   await dt.reportCall({ externalId: 'c-17', title: 'Verkehrsunfall', location: 'Legion Square' });
  */
 export * from './game/bridge.ts';
+export { pollAlarms, addressOfLocation, type AlarmWatch, type AlarmWatchOptions, type GameAlarm, type IngameAlarmList } from './game/alarms.ts';
 export { request, RequestError, type HttpResponse, type RequestOptions } from './game/http.ts';

@@ -26,7 +26,11 @@ export interface LiveOptions {
   guildId?: string;
   /** WebSocket class; browsers and Node ≥ 22 have one. In Node 20 pass `ws`. */
   WebSocket?: unknown;
-  /** Back-off before reconnect attempt `n` (default: 0.25–0.5 s, doubling to at most 15–30 s, jittered). */
+  /**
+   * Back-off before reconnect attempt `n` (default `jitteredBackoff`: 0.25 s doubling to 2 s, each
+   * plus up to 0.25 s of jitter). After the server's restart notice the first attempt waits a
+   * random 0..2 s instead, whatever this says.
+   */
   retryDelayMs?: (attempt: number) => number;
 }
 
@@ -62,10 +66,50 @@ export interface LiveState {
   stats: { snapshots: number; deltas: number; duplicates: number; gaps: number };
 }
 
-/** Jittered exponential back-off, so a server restart is not answered by every board at the same instant. */
+/** The longest wait between two reconnect attempts, before jitter: a board is back within ~2 s of its server. */
+export const RECONNECT_CAP_MS = 2000;
+/** The jitter added to every wait, so boards that lost the server together do not come back in step. */
+export const RECONNECT_JITTER_MS = 250;
+/** After the server's restart notice (1012), the first attempt waits a random time up to this: 5,000 boards arrive spread over it. */
+export const RESTART_SPREAD_MS = 2000;
+
+/** Jittered exponential back-off: 0.25 s doubling to the 2 s cap, each plus up to 0.25 s of jitter. */
 export function jitteredBackoff(attempt: number): number {
-  const base = Math.min(30_000, 500 * 2 ** attempt);
-  return base / 2 + Math.random() * (base / 2);
+  return Math.min(RECONNECT_CAP_MS, 250 * 2 ** attempt) + Math.random() * RECONNECT_JITTER_MS;
+}
+
+/** The first wait after the server said it restarts: uniform over 0..2 s (no two boards in step). */
+export function restartSpread(): number {
+  return Math.random() * RESTART_SPREAD_MS;
+}
+
+/**
+ * `retryDelayMs` and a WebSocket class that go together: sockets of the class notice the server's
+ * restart (tRPC's `reconnect` message, close code 1012) before the client asks for the first wait,
+ * and that wait is then `restartSpread()` instead of the back-off's first step.
+ */
+function restartAware(Base: unknown, retryDelayMs: (attempt: number) => number) {
+  let restarting = false;
+  const notice = (ev: { data?: unknown; code?: number }) => {
+    if (ev.code === 1012 || (typeof ev.data === 'string' && ev.data.includes('"method":"reconnect"'))) restarting = true;
+  };
+  const Socket = (Base ?? (globalThis as { WebSocket?: unknown }).WebSocket) as (new (...args: unknown[]) => { addEventListener(type: string, fn: (ev: never) => void): void }) | undefined;
+  const WebSocketClass = Socket && class extends Socket {
+    constructor(...args: unknown[]) {
+      super(...args);
+      // Registered before tRPC's own listeners, so the flag is set when it asks for the first wait.
+      this.addEventListener('message', notice);
+      this.addEventListener('close', notice);
+    }
+  };
+  return {
+    WebSocket: WebSocketClass,
+    retryDelayMs: (attempt: number) => {
+      const spread = restarting && attempt === 0;
+      restarting = false;
+      return spread ? restartSpread() : retryDelayMs(attempt);
+    },
+  };
 }
 
 function wsUrl(url: string): string {
@@ -136,10 +180,11 @@ export interface LiveClient {
 }
 
 export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }): LiveClient {
+  const restart = restartAware(opts.WebSocket, opts.retryDelayMs ?? jitteredBackoff);
   const wsClient = createWSClient({
     url: wsUrl(opts.url),
-    WebSocket: opts.WebSocket as never,
-    retryDelayMs: opts.retryDelayMs ?? jitteredBackoff,
+    WebSocket: restart.WebSocket as never,
+    retryDelayMs: restart.retryDelayMs,
     keepAlive: { enabled: true, intervalMs: 15_000, pongTimeoutMs: 5_000 },
     onOpen: opts.onOpen,
     connectionParams: () => ({
@@ -253,8 +298,19 @@ export function watchAlarm(opts: LiveOptions & {
   onState: (s: AlarmState) => void;
   onStatus?: (status: LiveStatus) => void;
   onError?: (err: unknown) => void;
+  /** The WebSocket opened (true) or closed (false; the client reconnects by itself): an alarm surface says when it cannot hear alarms. */
+  onConnection?: (open: boolean) => void;
 }) {
   const client = createLiveClient(opts);
+  if (opts.onConnection) {
+    let open = false;
+    client.wsClient.connectionState.subscribe({
+      next: (s) => {
+        const now = s.state === 'pending';
+        if (now !== open) opts.onConnection!((open = now));
+      },
+    });
+  }
   let degraded = false;
   const sub = keepSubscribed((handlers) => client.trpc.me.alarm.watch.subscribe(undefined, {
     ...handlers,

@@ -5,6 +5,7 @@
  */
 import type { RouterInputs, RouterOutputs } from '../router.ts';
 import { request, RequestError } from './http.ts';
+import { pollAlarms, type AlarmWatchOptions, type IngameAlarmList } from './alarms.ts';
 import type { ErrorReason } from '../../contract/errors.ts';
 
 /** A JSON answer: what `T` looks like after JSON.stringify (Dates become ISO strings). */
@@ -123,6 +124,16 @@ export function createGameBridge(opts: GameBridgeOptions) {
     lookupPlayer: (who: { badge: Badge } | { userId: string }) => send<Employee>('GET', 'badge' in who
       ? `/integrations/ingame/employees/${path(String(who.badge))}`
       : `/integrations/ingame/employees/user/${path(who.userId)}`, undefined, true),
+    /** Units alarmed on open incident sheets, with crew and incident (one poll). Scope `calls:read`. */
+    listAlarms: () => send<IngameAlarmList>('GET', '/integrations/ingame/alarms', undefined, true),
+    /**
+     * Emits `alarm` for every unit alarmed from now on (and those in alarm at the start, marked
+     * `initial`), with the incident, its address and the waypoint (x/y); `cleared` when it is over.
+     * Polls every 500 ms. Scope `calls:read`.
+     *
+     *   dt.watchAlarms().on('alarm', (a) => notifyCrew(a.crew, a.incident.keyword, a.address, a.waypoint));
+     */
+    watchAlarms: (watch?: AlarmWatchOptions) => pollAlarms(() => send<IngameAlarmList>('GET', '/integrations/ingame/alarms', undefined, true), watch),
     /** The key's guild, name and scopes, and which of `need` it lacks (start-up check). Scope `capabilities:read`. */
     selfCheck: (need?: string[]) => send<SelfCheck>('GET',
       `/integrations/ingame/self-check${need?.length ? `?need=${need.map(path).join(',')}` : ''}`, undefined, true),

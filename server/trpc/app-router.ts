@@ -11,6 +11,7 @@ import { dispatchRouter } from '../domains/dispatch/router.ts';
 import { callsRouter } from '../domains/calls/router.ts';
 import { incidentsRouter } from '../domains/incidents/router.ts';
 import { alarmSettingsRouter } from '../domains/incidents/settings.ts';
+import { ingameAlarmsRouter } from '../domains/incidents/ingame-alarms.ts';
 import { aaoRouter } from '../domains/aao/router.ts';
 import { personnelRouter } from '../domains/personnel/router.ts';
 import { accessRouter } from '../domains/access/router.ts';
@@ -47,6 +48,7 @@ export const appRouter = router({
   stats: statsRouter,
   clockSettings: clockSettingsRouter,
   alarmSettings: alarmSettingsRouter,
+  ingameAlarms: ingameAlarmsRouter,
   aao: aaoRouter,
   onboarding: onboardingRouter,
   letterheads: letterheadsRouter,

@@ -15,10 +15,10 @@ const recorder = join(root, 'test/helpers/record-imports.mjs');
 const scratch = mkdtempSync(join(tmpdir(), 'dt-alarm-entry-'));
 t.teardown(() => rmSync(scratch, { recursive: true, force: true }));
 
-function alarm(args: string[]) {
+function alarm(args: string[], locale: Record<string, string> = {}) {
   const imports = join(scratch, `imports-${args.join('_').replace(/\W/g, '')}.txt`);
   writeFileSync(imports, '');
-  const env: Record<string, string | undefined> = { ...process.env, DT_RECORD_IMPORTS: imports, DATABASE_URL: 'postgres://127.0.0.1:9/nowhere' };
+  const env: Record<string, string | undefined> = { ...process.env, DT_RECORD_IMPORTS: imports, DATABASE_URL: 'postgres://127.0.0.1:9/nowhere', LC_ALL: 'en_US.UTF-8', ...locale };
   const run = spawnSync(process.execPath, ['--import', recorder, bin, 'alarm', ...args], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
   // A source edited since the last build makes the bin build first, saying so on stderr: not the command's output.
   const stderr = run.stderr.replace(/^building .* into dist\/.*\n/gm, '');
@@ -48,4 +48,16 @@ t.test('its usage errors are the ones it always gave', async (t) => {
   const badLink = alarm(['not-a-link', '--state', join(scratch, 'x.json')]);
   t.equal(badLink.status, 1);
   t.match(badLink.stderr, /^error: /);
+});
+
+t.test('in German by default, or by --lang de', async (t) => {
+  const two = alarm(['a', 'b'], { LC_ALL: '', LANG: 'C.UTF-8' });
+  t.equal(two.status, 1);
+  t.equal(two.stderr, 'Fehler: alarm nimmt einen Anmeldelink, bekam 2 Argumente\n', 'no English locale: German');
+  const asked = alarm(['a', 'b', '--lang', 'de']);
+  t.equal(asked.stderr, 'Fehler: alarm nimmt einen Anmeldelink, bekam 2 Argumente\n', '--lang de over an English locale');
+  const help = alarm(['--help', '--lang', 'de']);
+  t.match(help.stdout, /^Aufruf: dispatch-terminal alarm/);
+  const english = alarm(['--help'], { LC_ALL: '', LANG: 'en_GB.UTF-8' });
+  t.match(english.stdout, /^usage: dispatch-terminal alarm/, 'LANG=en_GB: English');
 });

@@ -67,7 +67,7 @@ const rings = () => (existsSync(calls) ? readFileSync(calls, 'utf8').trim().spli
 
 /** The real CLI; it gets a DATABASE_URL that leads nowhere, to show the alarm client needs none. */
 function alarmClient(args: string[]) {
-  const child = spawn(process.execPath, [bin, 'alarm', ...args], {
+  const child = spawn(process.execPath, [bin, 'alarm', ...args, '--lang', 'en', '--no-speech'], {
     env: { ...process.env, DATABASE_URL: 'postgres://127.0.0.1:9/nowhere', LOG_LEVEL: 'warn' },
   });
   const c = { out: '', err: '', code: undefined as number | null | undefined };
