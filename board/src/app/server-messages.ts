@@ -21,12 +21,16 @@ const german: Partial<Record<ErrorReason, (p: Params) => string | undefined>> = 
   slot_taken: (p) => p.slot && p.person && `Platz ${p.slot} ist von ${p.person} besetzt.`,
   all_slots_taken: (p) => p.slots && `Alle ${p.slots} Disponentenplätze sind besetzt.`,
   call_taken: (p) => p.call && `Die Meldung ${p.call} wurde bereits übernommen${p.sheet ? ` (Einsatzblatt ${p.sheet})` : ''}.`,
+  call_dismissed: (p) => `Die Meldung wurde bereits verworfen${p.dismissReason ? ` (${p.dismissReason})` : ''}.`,
+  call_resolved: () => 'Die Meldung wurde vom Spiel bereits abgeschlossen.',
   incident_closed: (p) => p.sheet && `Einsatzblatt ${p.sheet} ist abgeschlossen.`,
   unit_occupied: (p) => p.unit && `${p.unit} ist besetzt; die Besatzung muss zuerst aussteigen.`,
   capability_missing: (p) => p.capability && `Deinem Rang fehlt das Recht „${rightInWords(p.capability, 'de')}“.`,
   module_off: (p) => p.module && `Das Modul „${p.module}“ ist für diese Wache ausgeschaltet.`,
   database_unavailable: () => 'Die Datenbank ist gerade nicht erreichbar; versuch es gleich noch einmal.',
   status_in_use: (p) => p.status && p.units && `Status ${p.status} wird noch verwendet von ${p.units}.`,
+  unit_type_in_use: (p) => p.type && `Fahrzeugtyp ${p.type} wird noch verwendet${p.units ? ` von ${p.units}` : ''}${p.units && p.keywords ? ' und' : ''}${p.keywords ? ` in den Stichwörtern ${p.keywords}` : ''}.`,
+  unknown_unit_type: (p) => p.types && `Unbekannter Fahrzeugtyp: ${p.types}. Lege ihn zuerst unter Einstellungen → Alarm- und Ausrückeordnung an.`,
 };
 
 /** English where the server's message would name something only its API knows (a capability's raw name). */
