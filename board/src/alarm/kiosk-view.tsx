@@ -72,8 +72,11 @@ function SmallClock() {
   return <span class="kiosk-small-clock">{clockTime(now.value)}</span>;
 }
 
-/** Nothing in alarm: the time, large, and a calm "Keine Alarme". */
-export function QuietView() {
+/**
+ * Nothing in alarm: the time, large, and a calm "Keine Alarme" — unless alarms cannot reach this
+ * monitor (`down`): then it says so, large, instead of claiming calm.
+ */
+export function QuietView({ down }: { down: boolean }) {
   const t = text();
   const hm = clockTime(now.value);
   const s = String(new Date(now.value).getSeconds()).padStart(2, '0');
@@ -81,7 +84,9 @@ export function QuietView() {
     <main class="kiosk-quiet-view" id="kiosk-quiet">
       <div class="kiosk-clock" id="kiosk-clock" aria-label={hm}>{hm}<span class="sec">:{s}</span></div>
       <div class="kiosk-date">{longDate(now.value)}</div>
-      <p class="kiosk-calm"><Icon name="check" class="ok" /> {t.quiet}</p>
+      {down
+        ? <p class="kiosk-calm kiosk-down" id="kiosk-down"><Icon name="warn" /> {outageText() ?? t.connection.ended}</p>
+        : <p class="kiosk-calm"><Icon name="check" class="ok" /> {t.quiet}</p>}
     </main>
   );
 }

@@ -138,10 +138,11 @@ function KioskBoard({ guildId }: { guildId: string }) {
   const shown = shownOf(alarmCallsigns.value ?? [], units);
   const alarm = shown.length > 0;
   const stations = [...new Set(stationOf.value.values())].filter(Boolean).sort();
+  const conn = kioskConnection();
   return (
     <div class={alarm ? 'kiosk kiosk-alarm' : 'kiosk kiosk-quiet'} id="kiosk">
-      <KioskTop units={units} conn={kioskConnection()} alarm={alarm} station={{ current: station.value, stations, choose: chooseStation }} />
-      {alarm ? <AlarmWall list={shown} /> : <QuietView />}
+      <KioskTop units={units} conn={conn} alarm={alarm} station={{ current: station.value, stations, choose: chooseStation }} />
+      {alarm ? <AlarmWall list={shown} /> : <QuietView down={conn !== 'live' && conn !== 'connecting'} />}
       <UnlockBar />
     </div>
   );
