@@ -6,6 +6,9 @@ import { insertRank } from '../../server/domains/people/store.ts';
 
 // Call triage (issue 29): dismiss a call with a reason, attach it to an open sheet, take several into
 // one sheet; what a game script hears about a dismissed call; live deltas, audit, stats, rights.
+// The board's German table of reasons; its module reads the board's language from localStorage when loaded.
+(globalThis as { localStorage?: unknown }).localStorage ??= { getItem: () => null, setItem: () => {} };
+const { localMessage } = await import('../../board/src/app/server-messages.ts');
 const G = '576000000000000001';
 const server = await startTestServer(t);
 const api = client(server);
@@ -91,6 +94,7 @@ t.test('dismissing a call that is not open: 404 unknown, 409 with the reason why
   const again = await dismiss('junk:1', { reason: 'Doppelt' });
   assertError(t, again, 409, 'twice', /junk:1 was dismissed by the dispatch \(Fehlalarm\)/);
   t.match(again.body, { reason: 'call_dismissed', params: { call: 'junk:1', dismissReason: 'Fehlalarm' } });
+  t.equal(localMessage(again.body.error, 'de', again.body), 'Die Meldung wurde bereits verworfen (Fehlalarm).', 'a German board says it in German');
   await report('taken:1');
   t.equal((await api('POST', '/calls/taken:1/take', { session: dora, body: {} })).status, 200);
   t.match((await dismiss('taken:1', { reason: 'Doppelt' })).body, { reason: 'call_taken', params: { call: 'taken:1' } });
@@ -99,6 +103,7 @@ t.test('dismissing a call that is not open: 404 unknown, 409 with the reason why
   const resolved = await dismiss('res:1', { reason: 'Doppelt' });
   assertError(t, resolved, 409, 'resolved', /res:1 is resolved/);
   t.equal(resolved.body.reason, 'call_resolved');
+  t.equal(localMessage(resolved.body.error, 'de', resolved.body), 'Die Meldung wurde vom Spiel bereits abgeschlossen.');
   const take = await api('POST', '/calls/junk:1/take', { session: dora, body: {} });
   assertError(t, take, 409, 'a dismissed call cannot be taken');
   t.equal(take.body.reason, 'call_dismissed');
