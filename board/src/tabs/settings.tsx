@@ -1,4 +1,5 @@
 import './settings/settings.css';
+import { Aao } from './settings/aao.tsx';
 import { ApiKeys } from './settings/api-keys.tsx';
 import { BrandingCard } from './settings/branding.tsx';
 import { DiscordCard } from './settings/discord.tsx';
@@ -22,6 +23,7 @@ export function SettingsTab() {
         <Modules />
         <RateLimit />
       </div>
+      <Aao />
     </div>
   );
 }

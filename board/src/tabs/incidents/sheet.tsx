@@ -5,6 +5,7 @@ import { can } from '../../app/session.ts';
 import { CloseSheet } from './close.tsx';
 import { SheetForm } from './edit.tsx';
 import { LinkedCalls } from './linked-calls.tsx';
+import { ProposalPanel } from './proposal.tsx';
 import { loadTimeline, openSheet, sheet } from './store.ts';
 import { Timeline } from './timeline.tsx';
 import { SheetUnits } from './units.tsx';
@@ -38,6 +39,7 @@ export function SheetView({ n }: { n: number }) {
       {s.state === 'closed' && <p class="sheet-readonly" id="sheet-readonly">{t.isClosed}</p>}
       {s.state === 'open' && !can('incidents.manage') && <p class="muted">{t.readOnly}</p>}
       <SheetForm key={n} s={s} canEdit={canEdit} />
+      <ProposalPanel s={s} />
       <div class="sheet-cols">
         <SheetUnits s={s} canEdit={canEdit} />
         <Timeline n={n} canEdit={canEdit} />
