@@ -82,16 +82,17 @@ export function startAlarmTerminal(opts: AlarmTerminalOptions) {
     };
     let last: CrewIncident | null = null; // the own unit's incident in the last state
     let shown: CrewIncident | null = null; // the incident whose block was printed, followed live
-    type Waiting = { callsigns: string[]; timer: ReturnType<typeof setTimeout>; before: string | null };
+    type Waiting = { timer: ReturnType<typeof setTimeout>; before: string | null };
     let waiting = null as Waiting | null; // an own alarm waiting for its incident
 
     const show = (unit: string, incident: CrewIncident) => {
       for (const l of incidentLines(w, unit, incident)) screen.line(`${INDENT}${l}`);
       shown = incident;
     };
-    const ringOwn = (callsigns: string[], unit: string, incident: CrewIncident | null) => {
+    // The own unit's alarm names the own unit only ("Einsatz für RTW 1, …"): the others are in the units line.
+    const ringOwn = (unit: string, incident: CrewIncident | null) => {
       if (incident) show(unit, incident);
-      announce(spokenText(w, callsigns, incident));
+      announce(spokenText(w, [unit], incident));
     };
 
     const onAlarm = (callsigns: string[], state: AlarmState) => {
@@ -104,11 +105,11 @@ export function startAlarmTerminal(opts: AlarmTerminalOptions) {
       }
       // The alarm goes out at once; the incident read follows it within milliseconds (a new key).
       const before = last ? alarmKey(last) : null;
-      if (state.incident && alarmKey(state.incident) !== before) return ringOwn(callsigns, unit, state.incident);
+      if (state.incident && alarmKey(state.incident) !== before) return ringOwn(unit, state.incident);
       if (waiting) clearTimeout(waiting.timer);
-      waiting = { callsigns, before, timer: setTimeout(() => {
+      waiting = { before, timer: setTimeout(() => {
         waiting = null;
-        ringOwn(callsigns, unit, null);
+        ringOwn(unit, null);
       }, opts.incidentWaitMs ?? 1000) };
     };
 
@@ -117,9 +118,8 @@ export function startAlarmTerminal(opts: AlarmTerminalOptions) {
       const incident = state.unit ? state.incident : null;
       if (waiting && incident && alarmKey(incident) !== waiting.before) {
         clearTimeout(waiting.timer);
-        const { callsigns } = waiting;
         waiting = null;
-        ringOwn(callsigns, state.unit!, incident);
+        ringOwn(state.unit!, incident);
       } else if (shown && incident && alarmKey(incident) === alarmKey(shown)) {
         for (const change of incidentChanges(w, shown, incident)) say(`${w.incident(incident.number)}: ${change}`);
         shown = incident;
