@@ -91,7 +91,7 @@ t.test('units assigned and released, and entries, show on the other board live',
 
   await a.click('[data-release="RTW-1"]');
   await other.locator('#sheet-units [data-unit="RTW-1"]').waitFor({ state: 'detached', timeout: 1000 });
-  t.match(await other.locator('#timeline').textContent(), /RTW-1 aus dem Einsatz entlassen[\s\S]*RTW-1 alarmiert/, 'newest first');
+  t.match(await other.locator('#timeline').textContent(), /RTW-1 aus dem Einsatz entlassen[\s\S]*RTW-1 zugewiesen/, 'newest first');
 
   await a.fill('#entry-text', 'Lage: Rauch aus dem 2. OG, zwei Personen am Fenster');
   await a.press('#entry-text', 'Enter');
@@ -140,7 +140,7 @@ t.test('without incidents.manage the sheets are read-only', async (t) => {
   t.equal(await trainee.locator('#entry-text').count(), 0, 'no entry input');
   t.equal(await trainee.locator('#assign').count(), 0, 'no assign');
   t.equal(await trainee.locator('#sheet-close').count(), 0, 'no close');
-  t.match(await sheetText(trainee), /incidents\.manage/, 'says who may edit');
+  t.match(await sheetText(trainee), /Einsätze bearbeiten/, 'says who may edit, in words');
 });
 
 t.test('on a phone: the list, then the sheet over it with a way back', async (t) => {

@@ -154,6 +154,18 @@ t.test('units: at most 20 listed, all counted', async (t) => {
   t.same(units.top.slice(0, 3), [{ callsign: 'U25', incidents: 2 }, { callsign: 'U01', incidents: 1 }, { callsign: 'U02', incidents: 1 }]);
 });
 
+t.test('units: assignments ("zugewiesen") and alarms (unit_alarmed) both count, older "alarmiert" assignments too', async (t) => {
+  await insertSheet(server.sql, A, 9, { priority: 2, created: '2026-01-12T10:00:00+01:00', closed: '2026-01-12T12:00:00+01:00' });
+  await insertEntry(server.sql, A, 9, 'unit_assigned', 'RTW 9 zugewiesen', '2026-01-12T10:01:00+01:00');
+  await insertEntry(server.sql, A, 9, 'unit_alarmed', 'RTW 9 alarmiert', '2026-01-12T10:02:00+01:00');
+  await insertEntry(server.sql, A, 9, 'unit_alarmed', 'NEF 9 alarmiert', '2026-01-12T10:03:00+01:00');
+  await insertEntry(server.sql, A, 9, 'unit_released', 'KTW 9 zu Einsatz 10 umalarmiert', '2026-01-12T10:04:00+01:00');
+  const { units } = (await stats('?period=daily&date=2026-01-12')).body;
+  t.equal(units.involved, 2, 'RTW 9 and NEF 9; a release is no assignment');
+  t.equal(units.assignments, 3, 'the assignment and each alarm');
+  t.same(units.top, [{ callsign: 'NEF 9', incidents: 1 }, { callsign: 'RTW 9', incidents: 1 }]);
+});
+
 t.test('guild B sees only its own figures, A never B\'s', async (t) => {
   const b = (await stats('?period=weekly&date=2026-03-26', keyB)).body;
   t.match(b, { calls: { total: 1, taken: 1 }, takeTime: { count: 1, maxMs: 1000 }, incidents: { opened: 1, closed: 1, openNow: 0 }, units: { involved: 1, top: [{ callsign: 'B-1', incidents: 1 }] } });

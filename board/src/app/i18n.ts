@@ -3,7 +3,12 @@ import { signal } from '@preact/signals';
 export type Lang = 'de' | 'en';
 
 /** The board's language: German first; English when chosen (kept in this browser and in the person's preferences). */
-export const lang = signal<Lang>(localStorage.getItem('dt.lang') === 'en' ? 'en' : 'de');
+export const lang = signal<Lang>(storedLang());
+
+/** The language kept in this browser; German where there is no storage (tests that load board words in Node). */
+function storedLang(): Lang {
+  return typeof localStorage !== 'undefined' && localStorage.getItem('dt.lang') === 'en' ? 'en' : 'de';
+}
 
 export function setLang(next: Lang): void {
   lang.value = next;

@@ -120,7 +120,7 @@ export async function assignUnit(deps: Deps, guildId: string, number: number, ca
     if (!result) throw new AppError('NOT_FOUND', `no unit with callsign ${callsign} in this guild`);
     if (!result.assigned) return detail(tx, number); // already assigned: nothing changes
     tx.audit('incident.unit_assign', who.actor, { number, callsign: result.callsign });
-    return recordChange(tx, number, 'unit_assigned', `${result.callsign} alarmiert`, who.by);
+    return recordChange(tx, number, 'unit_assigned', `${result.callsign} zugewiesen`, who.by);
   });
 }
 

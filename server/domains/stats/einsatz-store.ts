@@ -111,24 +111,27 @@ export async function openSheetsNow(db: Db, guildId: string): Promise<number> {
   return row.n;
 }
 
-const ALARMED = ' alarmiert';
+/** The callsign of a unit's timeline entry: "<callsign> zugewiesen" or "<callsign> alarmiert" (older sheets wrote "alarmiert" for an assignment too). */
+const CALLSIGN_OF_ENTRY = ' (zugewiesen|alarmiert)$';
+const UNIT_ENTRY_KINDS = ['unit_assigned', 'unit_alarmed'];
 
 /**
- * Units alarmed to sheets in the period, from the timeline's `unit_assigned` entries (incidents
- * service: text "<callsign> alarmiert"; the callsign as it was then). A unit is its callsign in any
- * case; `incidents` counts distinct sheets, `assignments` every alarm (released and alarmed again
- * counts twice). `top`: at most `limit` units, most sheets first, then by callsign, each with its
- * callsign as written at its latest alarm in the period. Hash aggregates only (no sort of the
- * period's entries): a year of a busy guild's alarms costs one pass over the index range.
+ * Units sent to sheets in the period, from the timeline's `unit_assigned` and `unit_alarmed`
+ * entries (incidents service; the callsign as it was then). A unit is its callsign in any case;
+ * `incidents` counts distinct sheets, `assignments` every assignment and every alarm (assigned and
+ * then alarmed, or released and alarmed again, counts twice). `top`: at most `limit` units, most
+ * sheets first, then by callsign, each with its callsign as written at its latest entry in the
+ * period. Hash aggregates only (no sort of the period's entries): a year of a busy guild's alarms
+ * costs one pass over the index range.
  */
 export async function unitsAlarmed(db: Db, guildId: string, r: Instants, limit: number): Promise<UnitFigures> {
   const { from, to } = bounds(r);
-  const n = ALARMED.length;
   const [row] = await db`
-    with per_sheet as (
-      select lower(left(text, -${n}::int)) as unit, number, count(*)::int as alarms, max(at) as last_at from incident_entries
-      where guild_id = ${guildId} and kind = 'unit_assigned' and at >= ${from} and at < ${to} and right(text, ${n}::int) = ${ALARMED}
-      group by 1, 2
+    with unit_entries as (
+      select regexp_replace(text, ${CALLSIGN_OF_ENTRY}, '') as callsign, number, at, id from incident_entries
+      where guild_id = ${guildId} and kind in ${db(UNIT_ENTRY_KINDS)} and at >= ${from} and at < ${to} and text ~ ${CALLSIGN_OF_ENTRY}
+    ), per_sheet as (
+      select lower(callsign) as unit, number, count(*)::int as alarms, max(at) as last_at from unit_entries group by 1, 2
     ), per_unit as (
       select unit, count(*)::int as incidents, sum(alarms)::int as alarms, max(last_at) as last_at from per_sheet group by unit
     ), top as (
@@ -137,8 +140,7 @@ export async function unitsAlarmed(db: Db, guildId: string, r: Instants, limit: 
     select (select count(*)::int from per_unit) as involved, (select coalesce(sum(alarms), 0)::int from per_unit) as assignments,
       coalesce((select json_agg(json_build_object('callsign', latest.callsign, 'incidents', top.incidents) order by top.incidents desc, top.unit)
         from top cross join lateral (
-          select left(e.text, -${n}::int) as callsign from incident_entries e
-          where e.guild_id = ${guildId} and e.kind = 'unit_assigned' and e.at = top.last_at and lower(left(e.text, -${n}::int)) = top.unit
+          select e.callsign from unit_entries e where e.at = top.last_at and lower(e.callsign) = top.unit
           order by e.id desc limit 1
         ) latest), '[]'::json) as top`;
   return { involved: row.involved, assignments: row.assignments, top: row.top };
