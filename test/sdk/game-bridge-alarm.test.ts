@@ -1,4 +1,8 @@
 import t from 'tap';
+import path from 'node:path';
+import vm from 'node:vm';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createGameBridge, type GameAlarm } from '../../client-sdk/game.ts';
 import { client, startTestServer } from '../helpers/server.ts';
 import { scopedKey, seedGuild, unscopedKey } from '../helpers/fixtures.ts';
@@ -108,4 +112,51 @@ t.test('the route: calls:read opens it and nothing more; other scopes 403; anoth
   await must(api('POST', `/incidents/${n}/alarm`, { key: admin, body: { callsigns: ['NEF-1'] } }));
   t.same((await api('GET', '/integrations/ingame/alarms', { key: await unscopedKey(server.sql, H) })).body, { alarms: [] }, 'guild H sees no alarm of G');
   t.equal((await api('GET', '/integrations/ingame/alarms', { key: reader })).body.alarms.length, 1);
+});
+
+t.test('the FiveM example resource (examples/fivem-dispatch) shows the alarm to the players in the unit and sets the waypoint', async (t) => {
+  // server.js and config.js as FiveM runs them, with FiveM's natives as stand-ins: three players,
+  // Ida by Discord identifier, Jan by the badge the framework set, and a stranger.
+  const game = await import('../../client-sdk/game.ts');
+  const dir = fileURLToPath(new URL('../../client-sdk/examples/fivem-dispatch/', import.meta.url));
+  const key = await scopedKey(server.sql, G, ['calls:read']);
+  const handlers = new Map<string, (...a: unknown[]) => void>();
+  const exported = new Map<string, (...a: unknown[]) => unknown>();
+  const sent: { event: string; target: unknown; data: any }[] = [];
+  const identifiers: Record<string, string[]> = { 1: ['license:aa', 'discord:310000000000000001'], 2: ['license:bb'], 3: ['discord:999'] };
+  const sandbox: Record<string, unknown> = {
+    console: { log: () => {}, warn: () => {} }, setTimeout, clearTimeout, Buffer,
+    require: (id: string) => (id === 'path' ? path : id.endsWith('game.cjs') ? game : (() => { throw new Error(`unexpected require ${id}`); })()),
+    GetConvar: (name: string) => ({ dt_url: server.url, dt_key: key } as Record<string, string>)[name] ?? '',
+    GetCurrentResourceName: () => 'dt-dispatch', GetResourcePath: () => dir,
+    on: (event: string, fn: (...a: unknown[]) => void) => handlers.set(event, fn),
+    exports: (name: string, fn: (...a: unknown[]) => unknown) => exported.set(name, fn),
+    emitNet: (event: string, target: unknown, data: unknown) => sent.push({ event, target, data }),
+    getPlayers: () => ['1', '2', '3'],
+    GetNumPlayerIdentifiers: (s: string) => identifiers[s].length,
+    GetPlayerIdentifier: (s: string, i: number) => identifiers[s][i],
+    RegisterCommand: () => {},
+  };
+  sandbox.global = sandbox;
+  sandbox.globalThis = sandbox;
+  const context = vm.createContext(sandbox);
+  for (const file of ['config.js', 'server.js']) vm.runInContext(readFileSync(path.join(dir, file), 'utf8'), context, { filename: file });
+  exported.get('setBadge')!('2', 8);
+  handlers.get('onResourceStart')!('dt-dispatch');
+  t.teardown(() => handlers.get('onResourceStop')!('dt-dispatch'));
+
+  const n = (await must(api('POST', '/incidents', { key: admin, body: { keyword: 'VU', priority: 1, location: { street: 'Hafenstraße 5', x: 215.5, y: -810 } } }))).number;
+  await must(api('POST', `/incidents/${n}/alarm`, { key: admin, body: { callsigns: ['RTW-1'] } }));
+  await until(() => sent.filter((s) => s.event === 'dt:dispatch:alarm').length === 2, 'the alarm to two players', 3000);
+  const alarms = sent.filter((s) => s.event === 'dt:dispatch:alarm');
+  t.same(alarms.map((s) => s.target).sort(), ['1', '2'], 'Ida (Discord) and Jan (badge), not the stranger');
+  t.match(alarms[0].data, { callsign: 'RTW-1', number: n, keyword: 'VU', priority: 1, address: 'Hafenstraße 5', units: ['RTW-1'], waypoint: { x: 215.5, y: -810 } });
+  const client = readFileSync(path.join(dir, 'client.lua'), 'utf8');
+  t.match(client, /SetNewWaypoint\(alarm\.waypoint\.x \+ 0\.0, alarm\.waypoint\.y \+ 0\.0\)/, 'the game client sets the waypoint it is sent');
+  t.match(readFileSync(path.join(dir, 'fxmanifest.lua'), 'utf8'), /client_script 'client\.lua'/);
+
+  const version = (await must(api('GET', `/incidents/${n}`, { key: admin }))).version;
+  await must(api('POST', `/incidents/${n}/close`, { key: admin, body: { version } }));
+  await until(() => sent.some((s) => s.event === 'dt:dispatch:cleared'), 'cleared', 3000);
+  t.match(sent.find((s) => s.event === 'dt:dispatch:cleared'), { target: -1, data: { callsign: 'RTW-1', number: n } });
 });
