@@ -79,7 +79,7 @@ t.test('alarm: unit in status A, live alarm op and sheet notice, /me/alarm carri
   t.ok(board.frames.some((f: any) => JSON.stringify(f).includes('"change":"unit_alarmed"')), 'the sheet notice reached the board');
 
   const me = (await api('GET', '/me/alarm', { session: s.crew })).body;
-  t.same(Object.keys(me).sort(), ['alarms', 'incident', 'onDuty', 'unit']);
+  t.same(Object.keys(me).sort(), ['alarms', 'incident', 'onDuty', 'unit', 'unitStatus']);
   t.match(me, { onDuty: true, alarms: ['NEF 1', 'RTW 1'], unit: 'RTW 1' });
   t.match(me.incident, {
     number: first, keyword: 'VU mit eingeklemmter Person', priority: 1, message: null, acknowledgedAt: null,
