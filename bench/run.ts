@@ -13,6 +13,7 @@ const benches: Record<string, { summary: string; load: () => Promise<{ run(args:
   stats: { summary: 'statistics at 1,000,000 vs 10,000 shifts (leaderboard, user stats, heatmap through the server), alltime vs a bare SQL sum, chart PNGs vs chart.js on a canvas', load: () => import('./stats.ts') },
   start: { summary: 'starting the product: first start and restart to health, idle RSS, CLI commands; compiled (npm start) vs the sources through tsx\'s loader (--before <ref>: an older commit too)', load: () => import('./start.ts') },
   incidents: { summary: 'incident history search at 100,000 sheets (+ noise guilds) vs 1,000: words, street, caller, unit, week, deep cursor page; p50/p99 and EXPLAIN', load: () => import('./incidents.ts') },
+  reconnect: { summary: 'N boards (default 5000) through a server restart (1012 to all) and a 7 s outage: time until all are live again, server CPU in the storm, no delta lost or twice', load: () => import('./reconnect.ts') },
   medic: { summary: 'medic events: POST /medic/events in batches of 100 vs raw postgres.js multi-row inserts, and the game queue\'s disk bytes per event (write amplification)', load: () => import('./medic.ts') },
 };
 
