@@ -141,6 +141,8 @@ export async function run(args: string[]): Promise<void> {
       `    lost (board != server) ${wrong}, gaps ${gaps}, duplicates ${duplicates}: ${wrong + gaps + duplicates === 0 ? 'ok' : 'MISSED'}`,
       `    within 3 s of the server answering: ${allAt <= 3000 ? 'ok' : 'MISSED'} (${(allAt / 1000).toFixed(2)} s)`,
     ].join('\n') + '\n');
+    const loadShare = (load.user + load.system) / 1000 / allAt;
+    if (loadShare > 0.85) process.stdout.write(`note: the boards' process was busy ${Math.round(loadShare * 100)}% of the storm (one core for ${boards} SDK clients): it, not the server (${Math.round((serverCpu / allAt) * 100)}%), set the pace; on this box the server would need about ${(serverCpu / 1000).toFixed(1)} s of one core for the resumes alone\n`);
     for (const b of all) b.close();
   } finally {
     await runCtl.close();
