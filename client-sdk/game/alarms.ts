@@ -6,7 +6,6 @@
  * keeps the bridge free of dependencies (FiveM's Node 16 has no WebSocket): every 500 ms by
  * default, so an alarm reaches the game within about half a second.
  */
-import { EventEmitter } from 'node:events';
 import type { RouterOutputs } from '../router.ts';
 
 /** A JSON answer: Dates become ISO strings (as bridge.ts's Wire). */
@@ -32,10 +31,11 @@ export interface AlarmWatchOptions {
   maxIntervalMs?: number;
 }
 
-export interface AlarmWatch extends EventEmitter {
-  on(event: 'alarm', listener: (alarm: GameAlarm) => void): this;
-  on(event: 'cleared', listener: (alarm: { callsign: string; number: number }) => void): this;
-  on(event: 'error', listener: (err: Error) => void): this;
+/** What `watchAlarms()` returns: `on` for the three events (chainable), `close` to stop. No node:events in its type: consumers need no @types/node. */
+export interface AlarmWatch {
+  on(event: 'alarm', listener: (alarm: GameAlarm) => void): AlarmWatch;
+  on(event: 'cleared', listener: (alarm: { callsign: string; number: number }) => void): AlarmWatch;
+  on(event: 'error', listener: (err: Error) => void): AlarmWatch;
   /** Stops polling. */
   close(): void;
 }
@@ -52,7 +52,10 @@ const keyOf = (a: Listed) => `${a.callsign}|${a.incident.number}|${a.alarmedAt}`
 export function pollAlarms(list: () => Promise<IngameAlarmList>, opts: AlarmWatchOptions = {}): AlarmWatch {
   const interval = opts.intervalMs ?? 500;
   const maxInterval = opts.maxIntervalMs ?? 5000;
-  const emitter = new EventEmitter() as AlarmWatch;
+  const listeners: Record<'alarm' | 'cleared' | 'error', ((x: never) => void)[]> = { alarm: [], cleared: [], error: [] };
+  const emit = (event: keyof typeof listeners, x: unknown) => {
+    for (const fn of listeners[event]) fn(x as never);
+  };
   let known: Map<string, Listed> | null = null;
   let failures = 0;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -67,24 +70,30 @@ export function pollAlarms(list: () => Promise<IngameAlarmList>, opts: AlarmWatc
       const next = new Map(alarms.map((a) => [keyOf(a), a]));
       // An alarm that is gone is cleared, unless its unit was alarmed anew (that is the next `alarm`).
       const alarmed = new Set(alarms.map((a) => a.callsign));
-      for (const [key, a] of known ?? []) if (!next.has(key) && !alarmed.has(a.callsign)) emitter.emit('cleared', { callsign: a.callsign, number: a.incident.number });
+      for (const [key, a] of known ?? []) if (!next.has(key) && !alarmed.has(a.callsign)) emit('cleared', { callsign: a.callsign, number: a.incident.number });
       for (const [key, a] of next) {
         if (known?.has(key)) continue;
         const loc = a.incident.location;
         const waypoint = loc && typeof loc === 'object' && typeof loc.x === 'number' && typeof loc.y === 'number' ? { x: loc.x, y: loc.y } : null;
-        emitter.emit('alarm', { ...a, address: addressOfLocation(loc), waypoint, initial });
+        emit('alarm', { ...a, address: addressOfLocation(loc), waypoint, initial });
       }
       known = next;
     } catch (err) {
       failures++;
-      if (emitter.listenerCount('error')) emitter.emit('error', err as Error);
+      emit('error', err as Error);
     }
     if (!closed) timer = setTimeout(poll, Math.min(maxInterval, interval * 2 ** Math.min(failures, 10)));
   }
-  emitter.close = () => {
-    closed = true;
-    if (timer) clearTimeout(timer);
+  const watch: AlarmWatch = {
+    on(event: 'alarm' | 'cleared' | 'error', listener: (x: never) => void) {
+      listeners[event].push(listener);
+      return watch;
+    },
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+    },
   };
   void poll();
-  return emitter;
+  return watch;
 }
