@@ -102,7 +102,9 @@ t.test('Übernehmen opens the call\'s incident sheet', async (t) => {
   await page.click('[data-take="qb:panic"]');
   await page.locator('#tab-incidents[aria-selected="true"]').waitFor();
   await page.locator('#sheet-title').getByText('Panikknopf Streife 12').waitFor();
-  t.match(await page.locator('.sheet-meta').innerText(), /aus Meldung qb:panic/);
+  t.match(await page.locator('.sheet-meta').innerText(), /aus einer Meldung aus dem Spiel/);
+  t.notMatch(await page.locator('.sheet-meta').innerText(), /qb:panic/, 'the game\'s id is no word for the dispatcher');
+  t.equal(await page.locator('.sheet-meta span[title="Kennung im Spiel: qb:panic"]').count(), 1, 'it is a tooltip');
   t.match(await page.locator('#sheet-loc-text').inputValue(), 'Mission Row', 'the location came with the call');
   t.equal(await page.locator('#sheet-priority').inputValue(), '1');
   await page.locator('#timeline').getByText('Meldung qb:panic übernommen: Panikknopf Streife 12').waitFor();

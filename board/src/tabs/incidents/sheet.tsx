@@ -32,7 +32,7 @@ export function SheetView({ n }: { n: number }) {
       </header>
       <p class="muted sheet-meta">
         {t.createdAt} {when(s.createdAt)} {s.createdBy.name ? t.by(s.createdBy.name) : ''}
-        {s.call && <> · {t.fromCall(s.call.externalId)}</>}
+        {s.call && <> · <span title={t.callId(s.call.externalId)}>{t.fromCall}</span></>}
         {s.closedAt && <> · {t.closedAt} {when(s.closedAt)}</>}
         {' · '}{t.version} {s.version}
       </p>
