@@ -91,11 +91,13 @@ export class GuildHub {
   }
 
   private async reload(): Promise<void> {
-    const snap = await loadGuildSnapshot(this.db, this.guildId);
+    const snap = await loadGuildSnapshot(this.db, this.guildId, this.opts.ringSize);
     this.epoch = snap.epoch;
     this.head = snap.seq;
     this.states = snap.states;
+    // The ring starts with the log's newest events: clients of a node that restarted resume with the deltas they missed.
     this.ring.length = 0;
+    this.ring.push(...snap.recent);
     this.loaded = true;
     for (const seq of this.pending.keys()) if (seq <= this.head) this.pending.delete(seq);
     this.drain();

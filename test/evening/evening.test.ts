@@ -207,10 +207,12 @@ t.test('the sheet is closed; the desk releases the units; the game hears it clea
   await desk.selectOption('#release-status', '1');
   await screenshot(desk, 'evening-6-release-desk');
   await desk.click('#sheet-close-yes');
-  await until(async () => {
+  const released = async () => {
     const units = (await ok('GET', '/units')).units as { callsign: string; status: string }[];
-    return units.filter((u) => ['RTW-1', 'NEF-1'].includes(u.callsign)).every((u) => u.status === '1');
-  }, 'both units in 1', 3000);
+    return units.filter((u) => ['RTW-1', 'NEF-1'].includes(u.callsign)).map((u) => `${u.callsign} ${u.status}`).sort();
+  };
+  for (const deadline = Date.now() + 3000; (await released()).join() !== 'NEF-1 1,RTW-1 1' && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+  t.same(await released(), ['NEF-1 1', 'RTW-1 1'], 'both units released in status 1');
   await phone.locator('#own-incident').getByText(/Kein Einsatz/).waitFor({ timeout: 2000 });
   await until(() => gameCleared.length >= 2, 'cleared in the game', 3000);
   t.same([...gameCleared].sort(), ['NEF-1', 'RTW-1']);

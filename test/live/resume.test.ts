@@ -6,6 +6,9 @@ import { openBoard, recordedSockets } from '../helpers/live.ts';
 import { createLiveClient } from '../../client-sdk/live.ts';
 import { inGuildTx } from '../../server/store/tx.ts';
 import type { LiveFrame } from '../../contract/frames.ts';
+import { GuildHub } from '../../server/hub/guild-hub.ts';
+import { resumeFrames } from '../../server/hub/watch.ts';
+import { createLog } from '../../server/core/log.ts';
 
 const G = '562000000000000001';
 const TOPICS = ['onDuty', 'overview', 'dispatchers', 'alarm'] as const;
@@ -100,4 +103,21 @@ t.test('a client that stops reading is cut off, memory stays bounded, and it res
   await fresh.until(() => fresh.state.seq === head.seq);
   t.same(slow.state.topics, fresh.state.topics, 'the slow board ends equal to a fresh snapshot');
   t.ok(process.memoryUsage().rss - rss < 64 * 1024 * 1024, 'no runaway memory while it was stalled');
+});
+
+t.test('a node that starts (a restart) resumes clients from the event log it read at start, not with a snapshot', async (t) => {
+  const [snap] = await resumeWith(null);
+  await toggle(3, 5); // 10 events the client missed while "its node restarted"
+  // A new hub for the guild, as a restarted node makes it: its ring is the log's newest events.
+  const restarted = new GuildHub(G, server.deps.db, createLog('silent'), { ringSize: 64, gapGraceMs: 30 });
+  await restarted.ready;
+  const seqs = restarted.ring.map((e) => e.seq);
+  t.equal(seqs.at(-1), restarted.head, 'the ring ends at the head');
+  t.same(seqs, Array.from({ length: seqs.length }, (_, i) => restarted.head - seqs.length + 1 + i), 'contiguous');
+  t.equal(seqs.length, 64, 'as many as the ring holds (the log has more)');
+  const frames = resumeFrames(restarted, { topics: [...TOPICS], overview: null }, snap.id);
+  t.same(frames.map((f) => f.kind), Array(10).fill('delta'), 'the ten missed events as deltas');
+  t.same(frames.map((f) => f.seq), Array.from({ length: 10 }, (_, i) => snap.frame.seq + 1 + i));
+  const tooOld = resumeFrames(restarted, { topics: [...TOPICS], overview: null }, `${restarted.epoch}.1`);
+  t.same(tooOld.map((f) => f.kind), ['snapshot'], 'older than the ring: a snapshot');
 });
