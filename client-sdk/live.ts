@@ -209,15 +209,7 @@ export function createLiveBoard(opts: LiveBoardOptions) {
       opts.onStatus?.({ degraded: false, reason: 'reconnected' }, state);
     },
   });
-  if (opts.onConnection) {
-    let open = false;
-    client.wsClient.connectionState.subscribe({
-      next: (s) => {
-        const now = s.state === 'pending';
-        if (now !== open) opts.onConnection!((open = now));
-      },
-    });
-  }
+  if (opts.onConnection) reportConnection(client, opts.onConnection);
   function setDegraded(degraded: boolean, reason: string) {
     if (state.degraded === degraded) return;
     state.degraded = degraded;
@@ -289,6 +281,17 @@ export function createLiveBoard(opts: LiveBoardOptions) {
   };
 }
 
+/** Tells `onConnection` each time the client's WebSocket opens (true) or closes (false); tRPC's state `pending` is an open socket. */
+function reportConnection(client: ReturnType<typeof createLiveClient>, onConnection: (open: boolean) => void): void {
+  let open = false;
+  client.wsClient.connectionState.subscribe({
+    next: (s) => {
+      const now = s.state === 'pending';
+      if (now !== open) onConnection((open = now));
+    },
+  });
+}
+
 /**
  * Calls `onState` with the caller's `{ onDuty, alarms, unit }` now and on every change (sessions only),
  * and `onStatus` when the server loses or regains its database.
@@ -302,15 +305,7 @@ export function watchAlarm(opts: LiveOptions & {
   onConnection?: (open: boolean) => void;
 }) {
   const client = createLiveClient(opts);
-  if (opts.onConnection) {
-    let open = false;
-    client.wsClient.connectionState.subscribe({
-      next: (s) => {
-        const now = s.state === 'pending';
-        if (now !== open) opts.onConnection!((open = now));
-      },
-    });
-  }
+  if (opts.onConnection) reportConnection(client, opts.onConnection);
   let degraded = false;
   const sub = keepSubscribed((handlers) => client.trpc.me.alarm.watch.subscribe(undefined, {
     ...handlers,
