@@ -152,8 +152,8 @@ async function proof() {
     const link = (await runInRoot(root, ['node', 'server/bin/dispatch-terminal.mjs', 'login-link', '--guild', DEMO_GUILD, '--user', DEMO_ADMIN], env('/opt/node24'))).trim().split('\n').at(-1)!;
     t.match(link, new RegExp(`^${url}/auth/`), 'login-link prints a link to the running server');
     const alarm = start(['node', 'server/bin/dispatch-terminal.mjs', 'alarm', link, '--state', `${inside}/alarm.json`], '/opt/node24');
-    await alarm.waitFor(/signed in as Demo Admin/, 60_000);
-    t.pass('the alarm client signs in with the link');
+    await alarm.waitFor(/(angemeldet als|signed in as) Demo Admin/, 60_000);
+    t.pass('the alarm client signs in with the link (German by default, English with an English locale)');
     t.same(await alarm.interrupt(), { ended: { code: 0, signal: null }, leftOver: 0 }, 'and ends on Ctrl-C');
 
     const sdkScript = `${app}/sdk-check.mjs`;
