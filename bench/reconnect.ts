@@ -137,7 +137,7 @@ export async function run(args: string[]): Promise<void> {
       `    boards up to date:      ${fmt(reached)} (all ${boards} after ${(allAt / 1000).toFixed(2)} s)`,
       `    server CPU in the storm: ${Math.round(serverCpu)} ms over ${(allAt / 1000).toFixed(2)} s = ${Math.round((serverCpu / allAt) * 100)}% of a core (${(serverCpu * 1000 / boards).toFixed(0)} us per board)`,
       `    boards' CPU (this process): ${Math.round((load.user + load.system) / 1000)} ms = ${Math.round(((load.user + load.system) / 1000 / allAt) * 100)}% of a core`,
-      `    resumed by deltas ${deltaResumes}, by a snapshot ${snapshots} (the restarted server's ring starts empty: a board behind its head gets one)`,
+      `    resumed by deltas ${deltaResumes}, by a snapshot ${snapshots} (the restarted server's ring holds the log's newest events: a board further behind than the ring gets one)`,
       `    lost (board != server) ${wrong}, gaps ${gaps}, duplicates ${duplicates}: ${wrong + gaps + duplicates === 0 ? 'ok' : 'MISSED'}`,
       `    within 3 s of the server answering: ${allAt <= 3000 ? 'ok' : 'MISSED'} (${(allAt / 1000).toFixed(2)} s)`,
     ].join('\n') + '\n');
