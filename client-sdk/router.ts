@@ -1,5 +1,6 @@
 /**
- * The only place the SDK reaches into server/: types, never values. The package ships them as the
+ * The only place the SDK reaches into server/, for the one type that cannot live in contract/: the
+ * router itself, whose procedures tRPC's client infers from. Types, never values. The package ships them as the
  * generated `dist/router.d.ts` (built from these exports), so a consumer's tsc sees the real input
  * and output of every procedure, and the built JavaScript imports nothing of the server.
  */
@@ -12,9 +13,7 @@ export type { TopicState } from '../contract/reducers.ts';
 export type { Op, Topic } from '../contract/topics.ts';
 export type { AlarmState } from '../contract/alarm.ts';
 /** Route metadata (REST path, access, scopes) carried by each procedure's type. */
-export type { Meta } from '../server/trpc/meta.ts';
-/** The server's request context: in the package an opaque `object` (clients never read it). */
-export type { Context as ServerContext } from '../server/trpc/context.ts';
+export type { Meta } from '../contract/meta.ts';
 
 /** Input of each procedure, e.g. `RouterInputs['calls']['report']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;

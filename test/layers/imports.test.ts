@@ -47,6 +47,11 @@ t.test('the SDK and the board name nothing of the server but its types', async (
   t.same(show(wrong), []);
 });
 
+t.test('the SDK reaches into server/ only for AppRouter, in router.ts: shared types live in contract/', async (t) => {
+  const intoServer = edges.filter((e) => areaOf(e.from) === 'client-sdk' && areaOf(e.to) === 'server');
+  t.same(show(intoServer), ['client-sdk/router.ts -> server/trpc/app-router.ts (type)']);
+});
+
 t.test('no import circle spans two folders', async (t) => {
   const between = runtime.filter((e) => areaOf(e.from) !== areaOf(e.to)).map((e) => ({ from: areaOf(e.from), to: areaOf(e.to), typeOnly: false }));
   t.same(circles(between), [], 'the folders import each other in one direction');
