@@ -1,3 +1,4 @@
+import type { Candidate } from './rank.ts';
 import type { Db } from '../../store/db.ts';
 
 export interface UnitTypeRow { code: string; label: string; position: number; units: number }
@@ -132,4 +133,32 @@ function toKeyword(r: Record<string, unknown>): KeywordRow {
     id: r.id as string, keyword: r.keyword as string, priority: r.priority as number,
     requirements: r.requirements as { type: string; count: number }[], updatedAt: r.updated_at as Date,
   };
+}
+
+/** The sheet's keyword, location and state, or null when the guild has no such sheet. */
+export async function sheetOf(db: Db, guildId: string, number: number) {
+  const [row] = await db`select keyword, location, state from incidents where guild_id = ${guildId} and number = ${number}`;
+  return row ? { keyword: row.keyword as string, location: row.location as unknown, state: row.state as 'open' | 'closed' } : null;
+}
+
+/**
+ * The guild's units of these types with what the proposal needs: on sheet `number` already; in an
+ * available status and on no other open sheet. Units have no stored position yet (issue 31 adds
+ * one): `x`/`y` stay null here until then, and the order falls back to station order.
+ */
+export async function candidates(db: Db, guildId: string, number: number, types: string[]): Promise<Candidate[]> {
+  const rows = await db`
+    select u.callsign, u.label, u.type, u.org_unit, u.status, coalesce(s.available, false) as status_available,
+      (select count(*) from unit_members m where m.guild_id = u.guild_id and m.unit_id = u.id)::int as crew,
+      exists (select 1 from incident_units iu where iu.guild_id = u.guild_id and iu.unit_id = u.id and iu.number = ${number}) as on_sheet,
+      exists (select 1 from incident_units iu join incidents i on i.guild_id = iu.guild_id and i.number = iu.number and i.state = 'open'
+        where iu.guild_id = u.guild_id and iu.unit_id = u.id and iu.number <> ${number}) as elsewhere,
+      null::float8 as x, null::float8 as y
+    from units u left join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status
+    where u.guild_id = ${guildId} and u.type = any(${types}::text[])`;
+  return rows.map((r) => ({
+    callsign: r.callsign as string, label: r.label as string, type: r.type as string, orgUnit: r.org_unit as string, status: r.status as string,
+    crew: r.crew as number, onSheet: r.on_sheet as boolean, available: (r.status_available as boolean) && !(r.elsewhere as boolean),
+    position: r.x === null || r.y === null ? null : { x: r.x as number, y: r.y as number },
+  }));
 }

@@ -226,10 +226,11 @@ export async function alarmNow(deps: Deps, guildId: string, userId: string) {
       coalesce((select array_agg(u.callsign order by u.callsign collate "C") from units u
         join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status and s.alarm
         where u.guild_id = ${guildId}), '{}') as alarms,
-      (select u.callsign from unit_members m join units u on u.guild_id = m.guild_id and u.id = m.unit_id
-        where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit,
-      (select u.status from unit_members m join units u on u.guild_id = m.guild_id and u.id = m.unit_id
-        where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1) as unit_status`;
+      own.callsign as unit, own.status as unit_status
+    from (select) as one left join lateral (
+      select u.callsign, u.status from unit_members m join units u on u.guild_id = m.guild_id and u.id = m.unit_id
+      where m.guild_id = ${guildId} and m.user_id = ${userId} order by m.since limit 1
+    ) as own on true`;
   const unit = (row.unit as string | null) ?? null;
   return {
     onDuty: row.on_duty as boolean, alarms: row.alarms as string[], unit, ...(row.unit_status ? { unitStatus: row.unit_status as string } : {}),
