@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../app/api.ts';
 import { can } from '../../app/session.ts';
 import { Result, useAction } from '../../ui/action.tsx';
@@ -38,15 +38,29 @@ export function LetterheadsCard() {
     letterheads.value = ids.map((x) => list.find((l) => l.id === x)!);
     const r = await order.run(() => api.letterheads.reorder.mutate({ ids }), () => t.moved(name));
     await loadLetterheads();
-    // Focus stays with the moved letterhead: on the button used, or on the other one when it reached an end.
-    if (r) requestAnimationFrame(() => {
-      const up = document.getElementById(`letterhead-${id}-up`) as HTMLButtonElement | null;
-      const down = document.getElementById(`letterhead-${id}-down`) as HTMLButtonElement | null;
-      const wentUp = to < list.findIndex((l) => l.id === id);
-      const preferred = wentUp ? up : down;
-      (preferred && !preferred.disabled ? preferred : wentUp ? down : up)?.focus();
-    });
+    if (r) { keepFocus.current = { id, wentUp: to < list.findIndex((l) => l.id === id) }; focusMoved(true); }
   }
+  // Focus stays with the moved letterhead: on the button used, or on the other one when it reached an
+  // end. A later render that moves its item (a load that answers late, a live notice) blurs the
+  // button, so every render puts focus back while it is lost, until the user focuses something else.
+  const keepFocus = useRef<{ id: Id; wentUp: boolean } | null>(null);
+  function focusMoved(always: boolean) {
+    const k = keepFocus.current;
+    if (!k || (!always && document.activeElement && document.activeElement !== document.body)) return;
+    const up = document.getElementById(`letterhead-${k.id}-up`) as HTMLButtonElement | null;
+    const down = document.getElementById(`letterhead-${k.id}-down`) as HTMLButtonElement | null;
+    const preferred = k.wentUp ? up : down;
+    (preferred && !preferred.disabled ? preferred : k.wentUp ? down : up)?.focus();
+  }
+  useLayoutEffect(() => focusMoved(false), [list]);
+  useEffect(() => {
+    const away = (e: FocusEvent) => {
+      const k = keepFocus.current;
+      if (k && !(e.target instanceof HTMLElement && e.target.id.startsWith(`letterhead-${k.id}-`))) keepFocus.current = null;
+    };
+    document.addEventListener('focusin', away);
+    return () => document.removeEventListener('focusin', away);
+  }, []);
   const done = (message: string) => { setEditing(null); setNote(message); };
 
   return (
