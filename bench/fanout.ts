@@ -1,14 +1,19 @@
 /**
  * `npm run bench -- fanout [--boards 1000,5000] [--rate 10] [--warmup 3] [--duration 10]
  *                          [--max-window 15] [--contenders bare,hub,stock] [--profile dir] [--nice=n] [--verbose]`
- * (defaults: about 2 minutes in all).
+ * (defaults: about 2 minutes in all). With `--guilds N` it runs the many-guilds mode instead
+ * (lib/fanout-guilds.ts): N guilds, boards in each, real REST writes through PostgreSQL.
  *
  * One guild, N boards, each one WebSocket with one `live.watch` subscription to units, alarm, onDuty
  * and dispatchers; events at `rate`/s, each touching one or two of those topics with a ~300 B op.
- * Three contenders, each a server process pinned to CPU 0, the load generator pinned to CPU 1:
- *   bare   — bare uWS, one `app.publish` of the hub's frame bytes per event (the physical limit);
- *   hub    — the real server (startServer): uWS, our tRPC protocol, serialize-once fan-out;
- *   stock  — @trpc/server's `applyWSSHandler` on `ws`, same appRouter, same procedure, same deps.
+ * Contenders, each a server process pinned to CPU 0, the load generator pinned to CPU 1:
+ *   bare     — bare uWS, one `app.publish` of the hub's frame bytes per event (the physical limit);
+ *   hub      — the real server (startServer): uWS, our tRPC protocol, serialize-once fan-out;
+ *   stock    — tRPC's own `applyWSSHandler` on `ws` with a board procedure written the way a tRPC
+ *              user writes one (an `events.on` listener per subscriber yielding `tracked(id, delta)`,
+ *              its own frames, serialized per subscriber; lib/fanout-stock.ts): the reference;
+ *   portable — `applyWSSHandler` on `ws` serving our appRouter: live.watch's portable path (our hub's
+ *              listener and mailbox); not a reference, only there to see that path (opt in).
  * Events are injected inside the server process through the bus the hub listens to.
  *
  * Per contender and N: memory per connection (RSS and live heap after GC while the boards join in
@@ -38,10 +43,12 @@ import { ipcPeer } from './lib/ipc.ts';
 import { benchRun, canNice, canPin, cpuMsOf, openFileLimits, spawnNode, systemBusyMs, type BenchChild } from './lib/procs.ts';
 import type { ConnectResult, FanoutLoadJob, FanoutLoadReport } from './load/fanout.ts';
 import { whole } from './lib/args.ts';
+import { runGuilds } from './lib/fanout-guilds.ts';
 
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
 
-const contenders = ['bare', 'hub', 'stock'] as const;
+const contenders = ['bare', 'hub', 'stock', 'portable'] as const;
+const defaultContenders = ['bare', 'hub', 'stock'];
 type Contender = (typeof contenders)[number];
 
 interface Options {
@@ -78,6 +85,7 @@ interface Row {
 }
 
 export async function run(args: string[]): Promise<void> {
+  if (args.some((a) => a === '--guilds' || a.startsWith('--guilds='))) return runGuilds(args);
   const { values } = parseArgs({
     args,
     options: {
@@ -86,7 +94,7 @@ export async function run(args: string[]): Promise<void> {
       warmup: { type: 'string', default: '3' },
       duration: { type: 'string', default: '10' },
       'max-window': { type: 'string', default: '15' },
-      contenders: { type: 'string', default: contenders.join(',') },
+      contenders: { type: 'string', default: defaultContenders.join(',') },
       profile: { type: 'string' },
       nice: { type: 'string', default: '0' },
       verbose: { type: 'boolean', default: false },
@@ -150,6 +158,11 @@ export async function run(args: string[]): Promise<void> {
       if (hub && stock) {
         const suffix = saturated(stock, opts) ? ' (stock saturated: its number is its ceiling)' : '';
         process.stdout.write(verdict(`${at} stock/hub CPU per delivery`, usPerDelivery(stock) / usPerDelivery(hub), 'x', '>=', 5) + suffix + '\n');
+      }
+      const portable = by('portable');
+      if (hub && portable) {
+        const ratio = usPerDelivery(portable) / usPerDelivery(hub);
+        process.stdout.write(`${`${at} portable/hub CPU per delivery`.padEnd(38)} ${`${ratio.toFixed(2)}x`.padStart(14)}  (our own portable path, not a reference)${saturated(portable, opts) ? ' (portable saturated)' : ''}\n`);
       }
       if (hub && bare) process.stdout.write(verdict(`${at} hub/bare CPU per delivery`, usPerDelivery(hub) / usPerDelivery(bare), 'x', '<=', 1.5) + '\n');
       if (hub) {

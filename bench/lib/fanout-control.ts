@@ -165,8 +165,11 @@ function runEvents(source: EventSource, args: StartArgs) {
   };
 }
 
-/** Serves `mem`, `start` (resolves at the window start), `finish` (at its end) and `cpu`. */
-export function serveFanoutControl(source: EventSource): void {
+/**
+ * Serves `mem`, `start` (resolves at the window start), `finish` (at its end) and `cpu`; without a
+ * source (many guilds: the events come from REST writes) only `mem`.
+ */
+export function serveFanoutControl(source: EventSource | null): void {
   let run: ReturnType<typeof runEvents> | null = null;
   const current = () => {
     if (!run) throw new Error('no events started');
@@ -176,6 +179,7 @@ export function serveFanoutControl(source: EventSource): void {
     mem: () => settledMemory(),
     start: (args: StartArgs) => {
       if (run) throw new Error('events already started');
+      if (!source) throw new Error('this server has no event source (many-guilds mode: events come from REST writes)');
       run = runEvents(source, args);
       return run.started;
     },
