@@ -22,7 +22,11 @@ export interface LiveOptions {
   url: string;
   /** A `stmp_…` key (tools, dashboards). Browsers leave it out: the session cookie is sent by the browser. */
   apiKey?: string;
-  /** Guild to watch with a session. */
+  /**
+   * Guild to watch: required with a session. With a key (which names its guild itself) optional;
+   * given, it goes on the socket's URL as well (`?guild=`), so a proxy that routes by guild, as the
+   * deployment's nginx does, brings the socket to the node that serves that guild's boards.
+   */
   guildId?: string;
   /** WebSocket class; browsers and Node ≥ 22 have one. In Node 20 pass `ws`. */
   WebSocket?: unknown;
@@ -112,8 +116,10 @@ function restartAware(Base: unknown, retryDelayMs: (attempt: number) => number) 
   };
 }
 
-function wsUrl(url: string): string {
-  return `${url.replace(/^http/, 'ws').replace(/\/$/, '')}/trpc`;
+/** The tRPC WebSocket's URL; `?guild=` is a routing hint for the proxy only, which the server ignores. */
+function wsUrl(url: string, guildId: string | undefined): string {
+  const base = `${url.replace(/^http/, 'ws').replace(/\/$/, '')}/trpc`;
+  return guildId ? `${base}?guild=${encodeURIComponent(guildId)}` : base;
 }
 
 /**
@@ -182,7 +188,7 @@ export interface LiveClient {
 export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }): LiveClient {
   const restart = restartAware(opts.WebSocket, opts.retryDelayMs ?? jitteredBackoff);
   const wsClient = createWSClient({
-    url: wsUrl(opts.url),
+    url: wsUrl(opts.url, opts.guildId),
     WebSocket: restart.WebSocket as never,
     retryDelayMs: restart.retryDelayMs,
     keepAlive: { enabled: true, intervalMs: 15_000, pongTimeoutMs: 5_000 },
