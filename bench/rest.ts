@@ -26,6 +26,7 @@ import { insertPerson } from '../server/domains/people/store.ts';
 import { benchDatabase, type BenchDatabase } from './lib/db.ts';
 import { benchRun, canPin, settled, spawnNode } from './lib/procs.ts';
 import type { LoadJob, LoadReport } from './load/rest.ts';
+import { runWrites } from './rest-writes.ts';
 
 const GUILD = '900000000000000001';
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
@@ -51,6 +52,9 @@ interface Row {
 }
 
 export async function run(args: string[]): Promise<void> {
+  // `--only writes`: server CPU, statements and round trips per REST write (rest-writes.ts).
+  const onlyAt = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
+  if (onlyAt >= 0 && (args[onlyAt] === '--only=writes' || args[onlyAt + 1] === 'writes')) return runWrites(args);
   const { values } = parseArgs({
     args,
     options: {
@@ -71,7 +75,7 @@ export async function run(args: string[]): Promise<void> {
   const people = count(values.people, 'people');
   if (people < connections) throw new Error(`--people (${people}) must be at least --connections (${connections}): each connection needs its own badges`);
   const only = values.only;
-  if (only !== undefined && only !== 'health' && only !== 'clock') throw new Error('--only must be health or clock');
+  if (only !== undefined && only !== 'health' && only !== 'clock') throw new Error('--only must be health, clock or writes');
   const profileDir = values.profile ? resolve(values.profile) : null;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
 

@@ -6,6 +6,7 @@ import { checkReportRate } from './rate-limit.ts';
 import type { CallOut, ReportCallInput } from './schema.ts';
 import { callLimits } from '../../../contract/limits.ts';
 import * as store from './store.ts';
+import * as reportStore from './report-store.ts';
 import { dismissedError, heldUntil, notOpen } from './triage.ts';
 
 interface Who { actor: Actor; by: store.ActorName }
@@ -36,11 +37,28 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
     caller: input.caller ?? null,
     source: input.source ?? null,
   };
+  // One statement under the guild's call lock (report-store.ts); a taken call takes the transaction's way.
+  const now = new Date();
+  const done = await reportStore.underCallLock(deps.db, guildId, (sql) => reportStore.reportCallNow(sql, guildId, report, callLimits.openCalls, now));
+  if (done.reported) {
+    if (done.event) deps.bus.publish([done.event]);
+    return done.reported;
+  }
+  if (done.held) throw held(done.last!);
+  if (!done.taken) throw openCallLimit();
+  return reportTakenCall(deps, guildId, input, report, who);
+}
+
+const held = (last: CallOut) => dismissedError(last, `reports of this externalId are refused until ${heldUntil(last).toISOString()}; report a new emergency with a new externalId`);
+const openCallLimit = () => new AppError('TOO_MANY_REQUESTS', `open-call limit: ${callLimits.openCalls} calls are open in this guild; resolve or take calls before reporting new ones`);
+
+/** A report whose newest call is taken: the transaction's way, statement by statement under the call lock. */
+async function reportTakenCall(deps: Deps, guildId: string, input: ReportCallInput, report: store.CallReport, who: Who) {
   return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.lockCallReports(tx.sql, guildId);
     const last = await store.latestCall(tx.sql, guildId, input.externalId);
     if (last?.status === 'dismissed' && heldUntil(last).getTime() > Date.now()) {
-      throw dismissedError(last, `reports of this externalId are refused until ${heldUntil(last).toISOString()}; report a new emergency with a new externalId`);
+      throw held(last);
     }
     const sheet = await openSheetOf(tx, last);
     if (sheet !== null) {
@@ -52,7 +70,7 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
     }
     const result = await store.upsertOpenCall(tx.sql, guildId, report, callLimits.openCalls);
     if (!result) {
-      throw new AppError('TOO_MANY_REQUESTS', `open-call limit: ${callLimits.openCalls} calls are open in this guild; resolve or take calls before reporting new ones`);
+      throw openCallLimit();
     }
     tx.emit('calls', { op: 'upsert', key: result.call.externalId, value: store.liveCall(result.call) });
     if (result.inserted) tx.emit('overview', { op: 'add', field: 'openCalls', by: 1 });
@@ -66,6 +84,19 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
  * stored, writing nothing (the game's retry queue re-sends).
  */
 export async function resolveCall(deps: Deps, guildId: string, externalId: string, resolution: string, who: Who) {
+  // One statement under the guild's call lock (report-store.ts) for an open call; a taken one takes the transaction's way.
+  const done = await reportStore.underCallLock(deps.db, guildId, (sql) => reportStore.resolveOpenCallNow(sql, guildId, externalId, resolution, who.actor));
+  if (done.resolved) {
+    if (done.event) deps.bus.publish([done.event]);
+    return done.resolved;
+  }
+  if (!done.last) throw new AppError('NOT_FOUND', `no call with externalId ${externalId}`);
+  if (done.last.status === 'resolved' || done.last.status === 'dismissed') return done.last; // the board is done with it: nothing to write
+  return resolveTakenCall(deps, guildId, externalId, resolution, who);
+}
+
+/** Resolving a call that is not open (taken): the transaction's way, statement by statement under the call lock. */
+async function resolveTakenCall(deps: Deps, guildId: string, externalId: string, resolution: string, who: Who) {
   return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
     await store.lockCallReports(tx.sql, guildId);
     const last = await store.latestCall(tx.sql, guildId, externalId);

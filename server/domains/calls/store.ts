@@ -31,7 +31,7 @@ export async function lockCallReports(db: Db, guildId: string): Promise<void> {
 }
 
 /** SET list of a repeated report of call `c`: fields sent replace, fields left out (null) keep theirs; the report is counted. */
-function reReport(db: Db, r: CallReport) {
+export function reReport(db: Db, r: CallReport) {
   return db`
       kind = coalesce(${r.kind}::text, c.kind),
       priority = coalesce(${r.priority}::smallint, c.priority),

@@ -1,5 +1,7 @@
 import type { Tx } from '../../store/tx.ts';
 import type { MemberRow, UnitRow } from './store.ts';
+import { unitStatusDeltas } from './events.ts';
+import type { Op, Topic } from '../../../contract/topics.ts';
 
 /**
  * Topic ops of unit writes, in the state shapes of hub/state/loaders.ts (times epoch ms):
@@ -35,15 +37,10 @@ export function emitMemberLeft(tx: Tx, callsign: string, userId: string) {
   tx.emit('units', { op: 'unlink', key: callsign, field: 'members', id: userId });
 }
 
-/** A unit's status changed from one with alarm flag `was` to one with `is`; `note` replaces the last one. */
+/** A unit's status changed from one with alarm flag `was` to one with `is`; `note` replaces the last one (events.ts unitStatusDeltas). */
 export function emitStatus(tx: Tx, callsign: string, status: string, since: number, was: boolean, is: boolean, note: string | null) {
-  tx.emit('units', { op: 'patch', key: callsign, value: { status, since, note } });
-  if (is) {
-    tx.emit('alarm', { op: 'upsert', key: callsign, value: { callsign, status, since } });
-    if (!was) tx.emit('overview', { op: 'add', field: 'alarms', by: 1 });
-  } else if (was) {
-    emitAlarmLeft(tx, callsign);
-  }
+  const deltas = unitStatusDeltas({ callsign, status, since: new Date(since), note, wasAlarm: was, alarm: is });
+  for (const [topic, ops] of Object.entries(deltas) as [Topic, Op[]][]) for (const op of ops) tx.emit(topic, op);
 }
 
 export function emitAlarmEntered(tx: Tx, callsign: string, status: string, since: number) {
