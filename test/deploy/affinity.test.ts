@@ -20,6 +20,8 @@ import { deployNginxDir, httpsCall, selfSignedCertificate, startNginx, webSocket
 import { startRedis } from '../helpers/redis.ts';
 import { serveProcess } from '../helpers/serve-process.ts';
 import { call } from '../helpers/server.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { createLoginLink } from '../../server/auth/login-links.ts';
 import { freePort } from '../../server/store/embedded.ts';
 
 ensureDebianPackages([['nginx', 'nginx'], ['openssl', 'openssl']]);
@@ -133,6 +135,17 @@ t.test('a guild\'s boards (the SDK with guildId: ?guild= on its socket) and sock
   raw.forEach((ws) => ws.close());
   home = nodes[i] ?? nodes[0];
   other = nodes.find((x) => x !== home)!;
+
+  // The real board in Chromium, signed in through the proxy with a session: its sockets are the SDK's, with ?guild=.
+  const deadline = Date.now() + 5000;
+  while ((await openSockets(home)) !== 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const [onHome, onOther] = [await openSockets(home), await openSockets(other)];
+  const browser = await launchBrowser(t, [`--ignore-certificate-errors-spki-list=${cert.spkiSha256}`]);
+  const page = await browser.newPage();
+  await page.goto(await createLoginLink(db.sql, proxyUrl, A, 'u1'));
+  await page.locator('#connection.conn-live').waitFor();
+  t.ok((await openSockets(home)) > onHome, 'the browser board\'s socket is on the guild\'s node');
+  t.equal(await openSockets(other), onOther, 'and none on the other');
 });
 
 t.test('the guild\'s node dies: its boards reconnect through the proxy to the other node and keep working', async (t) => {
