@@ -76,13 +76,13 @@ export async function reportCallNow(sql: Sql, guildId: string, r: CallReport, ca
       from stream, upserted u
       returning deltas
     )
-    select v.held, v.taken, (select to_json(l) from last l) as last,
+    select v.held, v.taken, case when written.deltas is null then (select to_json(l) from last l) end as last,
       stream.epoch, stream.seq::float8 as seq, (extract(epoch from now()) * 1000)::float8 as at, written.deltas as facts
     from verdict v left join stream on true left join written on true`;
   const last = row.last ? callOfJson(row.last as Record<string, unknown>) : null;
   if (!row.facts) return { held: row.held as boolean, taken: row.taken as boolean, last, reported: null, event: null };
   const reported = readCallReported(row.facts as CallReportedFacts);
-  return { held: false, taken: false, last, reported: reported.call, event: eventOf(guildId, row as never, callReportedDeltas(reported)) };
+  return { held: false, taken: false, last: null, reported: reported.call, event: eventOf(guildId, row as never, callReportedDeltas(reported)) };
 }
 
 /**
@@ -114,7 +114,7 @@ export async function resolveOpenCallNow(sql: Sql, guildId: string, externalId: 
         'externalId', ${externalId}::text, 'callId', call_id, 'resolution', ${resolution}::text, 'incidentNumber', incident_number))
       from resolved
     )
-    select (select to_json(l) from last l) as last, (select to_json(r) from resolved r) as resolved,
+    select case when stream.seq is null then (select to_json(l) from last l) end as last, (select to_json(r) from resolved r) as resolved,
       stream.epoch, stream.seq::float8 as seq, (extract(epoch from now()) * 1000)::float8 as at
     from (select 1) one left join stream on true`;
   const last = row.last ? callOfJson(row.last as Record<string, unknown>) : null;
