@@ -95,6 +95,7 @@ const PREV = Buffer.from('"prev":');
 const T = Buffer.from('"t":"');
 const HTTP_END = Buffer.from('\r\n\r\n');
 const CH_s = 0x73; // 's'napshot
+const CH_t = 0x74; // 'st'atus
 
 /** Index of `needle` inside data[from, to), or -1. */
 function find(data: Buffer, needle: Buffer, from: number, to: number): number {
@@ -138,6 +139,7 @@ function onText(i: number, data: Buffer, s: number, e: number, recv: number): nu
     problem(i, `frame without seq: ${data.toString('utf8', s, Math.min(e, s + 200))}`);
     return 0;
   }
+  if (data[k + KIND.length] === CH_s && data[k + KIND.length + 1] === CH_t) return 0; // a status frame (database down or back): no topic data
   if (data[k + KIND.length] === CH_s) {
     if (stage[i] !== Stage.Started) problem(i, 'snapshot before started, or a second snapshot');
     if (stage[i] === Stage.Failed) failed--;
