@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { Log } from '../core/log.ts';
 import type { Deps, PanelRefresher } from '../deps.ts';
-import type { Bus } from '../hub/bus.ts';
+import type { Bus, GuildFollow } from '../hub/bus.ts';
 import type { Database } from '../store/db.ts';
 import type { Bot } from './bot.ts';
 import { inviteUrl } from './invite.ts';
@@ -16,6 +16,8 @@ export interface ChatOptions {
   lease: { ttlMs: number; renewMs: number };
   panel: PanelTiming;
 }
+
+const PANEL_FOLLOW_CHECK_MS = 15_000;
 
 export const defaultChatOptions: ChatOptions = { lease: { ttlMs: 6_000, renewMs: 2_000 }, panel: defaultPanelTiming };
 
@@ -79,13 +81,40 @@ export async function createChat(config: Config, db: Database, bus: Bus, log: Lo
   /** Emoji syncs under way: close() waits for them, so none writes after the pool is gone. */
   const syncing = new Set<Promise<unknown>>();
 
+  /** While this node holds the gateway it follows every guild with a panel: their clock events from other nodes reach it. */
+  const panelFollows = new Map<string, GuildFollow>();
+  let followsCheckedAt = 0;
+  const followPanels = (guildIds: string[]) => {
+    followsCheckedAt = Date.now();
+    const wanted = new Set(guildIds);
+    for (const id of wanted) if (!panelFollows.has(id)) panelFollows.set(id, bus.follow(id));
+    for (const [id, f] of panelFollows) {
+      if (wanted.has(id)) continue;
+      f.release();
+      panelFollows.delete(id);
+    }
+  };
+
+  /** The panel service the bot uses: a panel posted here is followed at once, not at the next check. */
+  const followingPosts: typeof panels = {
+    ...panels,
+    async post(guildId, ...rest) {
+      await panels.post(guildId, ...rest);
+      if (scheduler && !panelFollows.has(guildId)) panelFollows.set(guildId, bus.follow(guildId));
+    },
+  };
+
   const refreshAll = async () => {
-    for (const guildId of await store.guildsWithPanels(db.sql)) scheduler?.refresh(guildId);
+    const guildIds = await store.guildsWithPanels(db.sql);
+    if (!scheduler) return;
+    followPanels(guildIds);
+    for (const guildId of guildIds) scheduler.refresh(guildId);
   };
 
   const stepDown = async (why: string) => {
     if (!bot) return;
     log.info('giving up the Discord gateway', { reason: why });
+    followPanels([]);
     scheduler?.stop();
     scheduler = null;
     const stopping = bot;
@@ -99,10 +128,12 @@ export async function createChat(config: Config, db: Database, bus: Bus, log: Lo
       if (closed) return;
       if (!held) return void await stepDown('another node holds the gateway lease');
       lastClaimAt = Date.now();
+      // Panels posted since (on this node, by the bot) are followed within this time; their own writes reach it at once.
+      if (bot && scheduler && Date.now() - followsCheckedAt > PANEL_FOLLOW_CHECK_MS) followPanels(await store.guildsWithPanels(db.sql));
       if (bot) return;
       log.info('this node holds the Discord gateway', { node });
       scheduler = createPanelScheduler(log, panels.render, options.panel);
-      bot = startBot({ deps, panels, node, onEmojisChanged: (guildId) => settleEmojis(guildId, syncEmojis) });
+      bot = startBot({ deps, panels: followingPosts, node, onEmojisChanged: (guildId) => settleEmojis(guildId, syncEmojis) });
       await refreshAll(); // catch up on whatever changed while no node held the gateway
     } catch (err) {
       // PostgreSQL unreachable: keep the bot until the lease would have expired, then let go,

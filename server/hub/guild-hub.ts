@@ -1,5 +1,6 @@
 import type { Log } from '../core/log.ts';
 import type { Database } from '../store/db.ts';
+import type { GuildFollow } from './bus.ts';
 import { applyOps, type TopicState } from '../../contract/reducers.ts';
 import { eventsAfter, loadGuildSnapshot } from './snapshot.ts';
 import { hotTopics, type GuildEvent, type HotTopic } from '../../contract/topics.ts';
@@ -50,14 +51,21 @@ export class GuildHub {
   /** The history changed (new epoch) and the reload has not succeeded yet. */
   private needsReload = false;
 
+  /**
+   * `follow` is the node's subscription to the guild's events at the broker: the snapshot is read
+   * only once it is ready, so every event after the snapshot arrives (or shows as a gap).
+   */
   constructor(readonly guildId: string, private readonly db: Database, private readonly log: Log, private readonly opts: GuildHubOptions,
-    private readonly observer: HubObserver = noHubObserver) {
-    this.ready = this.reload();
+    private readonly observer: HubObserver = noHubObserver, readonly follow: GuildFollow = { ready: Promise.resolve(), release() {} }) {
+    this.ready = follow.ready.then(() => this.reload());
   }
 
   listen(fn: (s: HubSignal) => void): () => void {
     this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+    return () => {
+      this.listeners.delete(fn);
+      this.lastUsed = Date.now(); // idle from the moment the last listener left
+    };
   }
 
   get listenerCount(): number {

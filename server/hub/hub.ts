@@ -9,18 +9,23 @@ import { streamHeads } from './snapshot.ts';
 export interface HubOptions extends GuildHubOptions {
   /** How often loaded guilds compare their head with the log (catches silently lost bus messages). */
   positionCheckMs: number;
-  /** A guild nobody watches is dropped from memory after this long. */
+  /** A guild nobody watches is dropped from memory (and no longer followed at the broker) after this long. */
   idleEvictMs: number;
 }
 
-export const defaultHubOptions: HubOptions = { ringSize: 2048, gapGraceMs: 30, positionCheckMs: 5_000, idleEvictMs: 10 * 60_000 };
+export const defaultHubOptions: HubOptions = { ringSize: 2048, gapGraceMs: 30, positionCheckMs: 5_000, idleEvictMs: 60_000 };
 
 /**
- * The node's live state of every watched guild. Guilds load on first watch; bus events for
- * guilds nobody watches here are ignored (the log has them).
+ * The node's live state of every watched guild. Guilds load on first watch and follow the guild
+ * at the bus from then on, until they have been idle for `idleEvictMs`: a node receives the events
+ * of the guilds it serves, not the whole network's.
  */
 export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = defaultHubOptions, observer: HubObserver = noHubObserver) {
   const guilds = new Map<string, GuildHub>();
+  const evict = (id: string, g: GuildHub) => {
+    if (guilds.get(id) === g) guilds.delete(id);
+    g.follow.release();
+  };
 
   const offEvents = bus.onEvents((events) => {
     for (const ev of events) guilds.get(ev.guildId)?.receive(ev);
@@ -44,7 +49,7 @@ export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = d
   const positionTimer = setInterval(() => {
     checkPositions().catch((err) => log.warn('position check failed', { error: String(err) }));
     const now = Date.now();
-    for (const [id, g] of guilds) if (g.listenerCount === 0 && now - g.lastUsed > opts.idleEvictMs) guilds.delete(id);
+    for (const [id, g] of guilds) if (g.listenerCount === 0 && now - g.lastUsed > opts.idleEvictMs) evict(id, g);
   }, opts.positionCheckMs);
   positionTimer.unref();
 
@@ -53,9 +58,10 @@ export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = d
     async guild(guildId: string): Promise<GuildHub> {
       let g = guilds.get(guildId);
       if (!g) {
-        g = new GuildHub(guildId, db, log, opts, observer);
-        guilds.set(guildId, g);
-        g.ready.catch(() => guilds.delete(guildId));
+        const hub = new GuildHub(guildId, db, log, opts, observer, bus.follow(guildId));
+        guilds.set(guildId, hub);
+        hub.ready.catch(() => evict(guildId, hub));
+        g = hub;
       }
       g.lastUsed = Date.now();
       await g.ready;
@@ -73,7 +79,7 @@ export function createHub(db: Database, bus: Bus, log: Log, opts: HubOptions = d
       clearInterval(positionTimer);
       offEvents();
       offResync();
-      guilds.clear();
+      for (const [id, g] of guilds) evict(id, g);
     },
   };
 }

@@ -11,6 +11,8 @@ export interface ScrapeSources {
   sockets(): { open: number; pending: number; subscriptions: number; slowConsumers: number; closes: ReadonlyMap<string, number> };
   fanout(): { subscriptions: number; deliveries: number; slowConsumers: number };
   hubGuilds(): number;
+  /** Events from other nodes through the broker, and the guilds followed there (hub/bus.ts BusStats). */
+  bus(): { received: number; followed: number };
   databaseUp(): boolean;
   pool(): { statementsMax: number; transactionsMax: number; transactionsOpen: number; transactionsLent: number; transactionsWaiting: number };
   /** Read only when the bus goes through Redis. */
@@ -90,6 +92,8 @@ export function createMetrics(parts: { redis: boolean }) {
     },
   });
   gauge('hub_guilds', 'Guilds whose live state this node holds.', () => read((s) => s.hubGuilds()));
+  counted('bus_events_received_total', 'Events that came from other nodes through Redis (only of the guilds this node follows; its own echo is not counted).', () => read((s) => s.bus().received));
+  gauge('bus_guilds_followed', 'Guilds whose Redis channel this node subscribes to (the guilds it serves, and for a while after their last board left).', () => read((s) => s.bus().followed));
   gauge('database_up', 'Whether PostgreSQL answers (1) or not (0), as the health probe last saw it.', () => read((s) => (s.databaseUp() ? 1 : 0)));
   new Gauge({
     name: `${P}database_connections`, help: 'Database connections: the pool\'s and the transactions\' limits, and the transactions\' open, lent and waiting counts.', labelNames: ['pool', 'state'] as const, ...reg,

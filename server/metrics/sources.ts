@@ -24,6 +24,7 @@ export function scrapeSources({ deps, ws, gatewayState, chartQueue }: ServerPart
       return { subscriptions: fanout?.stats.subscriptions ?? 0, deliveries: fanout?.deliveries ?? 0, slowConsumers: fanout?.slowConsumers ?? 0 };
     },
     hubGuilds: () => deps.hub.size,
+    bus: () => deps.bus.stats,
     databaseUp: () => deps.dbHealth.up,
     pool() {
       const { statementsMax, transactions } = deps.db.connectionStats;

@@ -8,6 +8,7 @@ import { freshDatabase } from './db.ts';
 import { contractViolation } from './contract.ts';
 import { Database } from '../../server/store/db.ts';
 import type { HubOptions } from '../../server/hub/hub.ts';
+import type { Bus } from '../../server/hub/bus.ts';
 import type { ChatOptions } from '../../server/chat/discord.ts';
 
 export interface TestServer extends RunningServer {
@@ -16,7 +17,7 @@ export interface TestServer extends RunningServer {
   databaseUrl: string;
   /** Guild ids passed to the panel refresher, in call order. */
   panelCalls: string[];
-  /** Every event the bus carried, in publish order. */
+  /** Every event this node's bus handed to it (its own, and those of the guilds it follows), in arrival order. */
   events: GuildEvent[];
 }
 
@@ -28,6 +29,8 @@ export interface TestServerOptions {
   chat?: Partial<ChatOptions>;
   /** How often forgotten shifts are looked for (default 30 s). */
   autoClose?: Partial<AutoCloseOptions>;
+  /** The bus between nodes, made by the test (for its timing); default: from REDIS_URL, as in production. */
+  bus?: Bus;
 }
 
 /** The real server (uWS on a free port) on a fresh database; closed with the test. */
@@ -48,6 +51,7 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     hub: opts.hub,
     chat: opts.chat,
     autoClose: opts.autoClose,
+    bus: opts.bus,
   });
   server.deps.bus.onEvents((evs) => events.push(...evs));
   t.teardown(async () => {

@@ -41,6 +41,10 @@ t.test('maxShiftMs: bounds and null', async (t) => {
 });
 
 t.test('two nodes close a forgotten shift exactly once', async (t) => {
+  // Both nodes serve the guild (a node hears other nodes' events only of the guilds it follows).
+  const follows = [one, two].map((node) => node.deps.bus.follow(g));
+  t.teardown(() => follows.forEach((f) => f.release()));
+  await Promise.all(follows.map((f) => f.ready));
   // clocked in for real (the clock-in's events and seat), then the shift is made 3 hours old
   t.equal((await api('POST', '/admin/clock-in', { key, body: { badge: 7 } })).status, 200);
   t.equal((await api('POST', '/admin/clock-in', { key, body: { badge: 8 } })).status, 200);
