@@ -8,7 +8,7 @@
 const benches: Record<string, { summary: string; load: () => Promise<{ run(args: string[]): Promise<void> }> }> = {
   rest: { summary: 'REST: GET /health vs bare uWS, clock-in/out pairs vs a raw postgres.js insert+update loop', load: () => import('./rest.ts') },
   statements: { summary: 'PostgreSQL instructions per clock-in/out pair: the server\'s two statements vs the raw insert+update (callgrind)', load: () => import('./statements.ts') },
-  fanout: { summary: 'live.watch fan-out to 1000/5000 boards: the hub vs the stock tRPC ws adapter vs a bare uWS publish', load: () => import('./fanout.ts') },
+  fanout: { summary: 'live.watch fan-out to 1000/5000 boards: the hub vs tRPC\'s applyWSSHandler with a user-written procedure vs a bare uWS publish; --guilds: many guilds with REST writes', load: () => import('./fanout.ts') },
   board: { summary: 'the web board in Chromium: delta -> paint vs a naive full re-render, JS bytes, heap after 10,000 deltas, load to interactive', load: () => import('./board.ts') },
   stats: { summary: 'statistics at 1,000,000 vs 10,000 shifts (leaderboard, user stats, heatmap through the server), alltime vs a bare SQL sum, chart PNGs vs chart.js on a canvas', load: () => import('./stats.ts') },
   start: { summary: 'starting the product: first start and restart to health, idle RSS, CLI commands; compiled (npm start) vs the sources through tsx\'s loader (--before <ref>: an older commit too)', load: () => import('./start.ts') },

@@ -13,7 +13,12 @@ export interface HubOptions extends GuildHubOptions {
   idleEvictMs: number;
 }
 
-export const defaultHubOptions: HubOptions = { ringSize: 2048, gapGraceMs: 30, positionCheckMs: 5_000, idleEvictMs: 60_000 };
+/**
+ * 512 recent events per guild: a busy guild (a write every 2 s) keeps about 17 minutes for resumes,
+ * a quiet one hours; older resumes get one snapshot. Each event costs 1–2 KB of heap, so the ring is
+ * most of what a served guild costs a node (bench/CAPACITY.md).
+ */
+export const defaultHubOptions: HubOptions = { ringSize: 512, gapGraceMs: 30, positionCheckMs: 5_000, idleEvictMs: 60_000 };
 
 /**
  * The node's live state of every watched guild. Guilds load on first watch and follow the guild
