@@ -36,7 +36,7 @@ await must(api('POST', '/integrations/ingame/calls', { key: admin, body: { exter
 const sheet = (await must(api('POST', '/calls/vu-1/take', { key: admin }))).incident as { number: number };
 
 for (const transport of ['fetch', 'node:http'] as const) {
-  t.test(`${transport}: an alarm event per unit with the incident and its waypoint, within 1 s; cleared when the sheet closes`, async (t) => {
+  t.test(`${transport}: an alarm event per unit with the incident and its waypoint at the next poll; cleared when the sheet closes`, async (t) => {
     const reader = createGameBridge({ baseUrl: server.url, apiKey: await scopedKey(server.sql, G, ['calls:read']), retries: 0, ...(transport === 'fetch' ? {} : { fetch: null }) });
     const alarms: (GameAlarm & { at: number })[] = [];
     const cleared: { callsign: string; number: number }[] = [];
@@ -51,7 +51,9 @@ for (const transport of ['fetch', 'node:http'] as const) {
     const postedAt = Date.now();
     await must(api('POST', `/incidents/${number}/alarm`, { key: admin, body: { callsigns: ['RTW-1', 'NEF-1'] } }));
     await until(() => alarms.length === 2, 'two alarm events', 3000);
-    for (const a of alarms) t.ok(a.at - postedAt < 1000, `${a.callsign}: within 1 s (${a.at - postedAt} ms)`);
+    // At the next poll (every 500 ms): well within 1 s on a quiet box (the evening test records the
+    // figure); the bound here only tells the next poll from the 5 s backoff, on a box under load too.
+    for (const a of alarms) t.ok(a.at - postedAt < 2500, `${a.callsign}: at the next poll (${a.at - postedAt} ms)`);
     const rtw = alarms.find((a) => a.callsign === 'RTW-1')!;
     if (transport === 'fetch') {
       t.match(rtw, {
