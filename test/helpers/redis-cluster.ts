@@ -1,8 +1,9 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ensureDebianPackages } from './debian.ts';
 
 type ClusterState = 'ok' | 'fail';
 interface Node { port: number; busPort: number; proc: ChildProcess | null }
@@ -72,6 +73,9 @@ async function poll(what: string, ms: number, pred: () => Promise<boolean>): Pro
  * Teardown kills every node and removes the directory of their cluster config files.
  */
 export async function startRedisCluster(t: { teardown(fn: () => unknown): void }) {
+  ensureDebianPackages([['redis-server', 'redis-server'], ['redis-cli', 'redis-tools']]); // as test/run.ts; redis-cli creates the cluster
+  const version = /v=(\d+)/.exec(execFileSync('redis-server', ['--version']).toString())?.[1];
+  if (Number(version) < 7) throw new Error(`a Redis Cluster with sharded pub/sub needs redis-server 7 or later; this one is ${version}`);
   const dir = mkdtempSync(join(tmpdir(), 'dt-redis-cluster-'));
   const ports = await freePorts(12);
   // The cluster bus port is given explicitly (Redis 7), so it need not be port + 10000.
