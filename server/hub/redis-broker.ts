@@ -33,17 +33,40 @@ export function redisUrls(value: string): string[] {
 
 const socket = { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1_000) };
 
-/** Connects to what `url` names: a Redis Cluster when its first node says so (`INFO cluster`), else a single Redis. */
+/**
+ * Connects to what `url` names: a Redis Cluster when a seed says so (`INFO cluster`), else a single
+ * Redis. Seeds are asked in turn, so one that is down does not keep a node from starting; while none
+ * answers, the node waits (as it waits for a single Redis), asking again every second.
+ */
 export async function connectBroker(url: string, log: Log, events: BrokerEvents): Promise<Broker> {
   const urls = redisUrls(url);
   if (urls.length === 0) throw new Error('REDIS_URL names no Redis');
-  const probe = createClient({ url: urls[0], socket });
+  for (let round = 0; ; round++) {
+    for (const [i, seed] of urls.entries()) {
+      const cluster = await askCluster(seed, log);
+      if (cluster === null) continue;
+      if (cluster) log.info('REDIS_URL names a Redis Cluster: guild channels use sharded pub/sub');
+      // The seed that answered first; a cluster client learns every node from it and keeps the others as fallbacks.
+      const ordered = [seed, ...urls.filter((_, j) => j !== i)];
+      return cluster ? connectCluster(ordered, log, events) : connectSingle(seed, log, events);
+    }
+    if (round === 0) log.warn('no Redis of REDIS_URL answers; waiting for one', { seeds: urls.length });
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+}
+
+/** Whether the Redis at `url` is a cluster node; null when it does not answer. */
+async function askCluster(url: string, log: Log): Promise<boolean | null> {
+  const probe = createClient({ url, socket: { connectTimeout: 2_000, reconnectStrategy: false } });
   probe.on('error', (err) => log.debug('redis probe', { error: String(err) }));
-  await probe.connect();
-  const cluster = /^cluster_enabled:1\s*$/m.test(await probe.info('cluster'));
-  await probe.close();
-  if (cluster) log.info('REDIS_URL names a Redis Cluster: guild channels use sharded pub/sub');
-  return cluster ? connectCluster(urls, log, events) : connectSingle(urls[0], log, events);
+  try {
+    await probe.connect();
+    return /^cluster_enabled:1\s*$/m.test(await probe.info('cluster'));
+  } catch {
+    return null;
+  } finally {
+    if (probe.isOpen) await probe.close().catch(() => {});
+  }
 }
 
 async function connectSingle(url: string, log: Log, events: BrokerEvents): Promise<Broker> {
