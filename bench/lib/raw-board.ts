@@ -38,7 +38,7 @@ const PREV = Buffer.from('"prev":');
 const HTTP_END = Buffer.from('\r\n\r\n');
 
 /** The unsigned decimal at data[at…], or -1. */
-function numberAt(data: Buffer, at: number, to: number): number {
+export function numberAt(data: Buffer, at: number, to: number): number {
   let v = 0;
   let digits = 0;
   for (let k = at; k < to; k++) {

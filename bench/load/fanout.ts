@@ -13,6 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { serveIpc } from '../lib/ipc.ts';
+import { clientFrame, numberAt } from '../lib/raw-board.ts';
 
 export interface FanoutLoadJob {
   port: number;
@@ -103,19 +104,6 @@ function find(data: Buffer, needle: Buffer, from: number, to: number): number {
   return at >= 0 && at + needle.length <= to ? at : -1;
 }
 
-/** The unsigned decimal at data[at…] (digits only), or -1 when there is none. */
-function number(data: Buffer, at: number, to: number): number {
-  let v = 0;
-  let digits = 0;
-  for (let k = at; k < to; k++) {
-    const c = data[k] - 48;
-    if (c < 0 || c > 9) break;
-    v = v * 10 + c;
-    digits++;
-  }
-  return digits ? v : -1;
-}
-
 /** One text frame data[s, e) of board i, received at `recv` (ns); returns 1 for a delta frame, else 0. */
 function onText(i: number, data: Buffer, s: number, e: number, recv: number): number {
   const k = find(data, KIND, s, e);
@@ -134,7 +122,7 @@ function onText(i: number, data: Buffer, s: number, e: number, recv: number): nu
     return 0;
   }
   const q = find(data, SEQ, k, e);
-  const seq = q < 0 ? -1 : number(data, q + SEQ.length, e);
+  const seq = q < 0 ? -1 : numberAt(data, q + SEQ.length, e);
   if (seq < 0) {
     problem(i, `frame without seq: ${data.toString('utf8', s, Math.min(e, s + 200))}`);
     return 0;
@@ -155,7 +143,7 @@ function onText(i: number, data: Buffer, s: number, e: number, recv: number): nu
     problem(i, `delta ${seq} before a snapshot`);
   }
   const p = find(data, PREV, q, e);
-  const prev = p < 0 ? -1 : number(data, p + PREV.length, e);
+  const prev = p < 0 ? -1 : numberAt(data, p + PREV.length, e);
   const last = lastSeq[i];
   if (seq <= last) {
     duplicates++;
@@ -167,7 +155,7 @@ function onText(i: number, data: Buffer, s: number, e: number, recv: number): nu
   }
   lastSeq[i] = seq;
   const ts = find(data, T, p < 0 ? q : p, e);
-  const t = ts < 0 ? -1 : number(data, ts + T.length, e);
+  const t = ts < 0 ? -1 : numberAt(data, ts + T.length, e);
   let stat = events.get(seq);
   if (!stat) events.set(seq, (stat = { t, boards: 0, last: 0 }));
   stat.boards++;
@@ -227,26 +215,6 @@ function onFrames(i: number, data: Buffer, end: number, recv: number): void {
     timeline[timelineLen++] = recv;
     timeline[timelineLen++] = deltas;
   }
-}
-
-/** A masked client frame (RFC 6455 §5.3). */
-function clientFrame(opcode: number, payload: Buffer): Buffer {
-  const len = payload.length;
-  const head = len < 126 ? 2 : len < 65536 ? 4 : 10;
-  const out = Buffer.allocUnsafe(head + 4 + len);
-  out[0] = 0x80 | opcode;
-  if (head === 2) out[1] = 0x80 | len;
-  else if (head === 4) {
-    out[1] = 0x80 | 126;
-    out.writeUInt16BE(len, 2);
-  } else {
-    out[1] = 0x80 | 127;
-    out.writeBigUInt64BE(BigInt(len), 2);
-  }
-  const mask = randomBytes(4);
-  mask.copy(out, head);
-  for (let k = 0; k < len; k++) out[head + 4 + k] = payload[k] ^ mask[k & 3];
-  return out;
 }
 
 const subscribeFrame = clientFrame(0x1, Buffer.from(JSON.stringify({
