@@ -25,6 +25,7 @@ export type ClockInResult = Wire<RouterOutputs['timeclock']['clockIn']>;
 export type ClockOutResult = Wire<RouterOutputs['timeclock']['clockOut']>;
 export type ClockStatus = Wire<RouterOutputs['timeclock']['clockStatus']>;
 export type UnitStatusResult = Wire<RouterOutputs['units']['gameStatus']>;
+export type Membership = Wire<RouterOutputs['units']['addMember']>;
 export type Employee = Wire<RouterOutputs['personnel']['employeeByBadge']>;
 export type SelfCheck = Wire<RouterOutputs['access']['selfCheck']>;
 
@@ -120,6 +121,12 @@ export function createGameBridge(opts: GameBridgeOptions) {
     clockStatus: (badge: Badge) => send<ClockStatus>('GET', `/admin/clock-status/${path(String(badge))}`, undefined, true),
     /** Set the status of the unit the person with this badge occupies (409 not in a unit). Scope `units:unit.ingame_status`. */
     setUnitStatus: (badge: Badge, status: UnitStatusCode) => send<UnitStatusResult>('PUT', '/integrations/ingame/unit-status', { badge, status }, true),
+    /** Put a clocked-in person (by chat-platform user id) into a unit, moving them out of their current one (404, 409 not clocked in). Unscoped key. */
+    occupyUnit: (callsign: string, userId: string) =>
+      send<Membership>('PUT', `/units/${path(callsign)}/members/${path(userId)}`, undefined, true),
+    /** Take a person out of a unit (404 when they are not in it). Unscoped key. */
+    leaveUnit: (callsign: string, userId: string) =>
+      send<Membership>('DELETE', `/units/${path(callsign)}/members/${path(userId)}`, undefined, true),
     /** Who a player is, by badge or by chat-platform user id. Scope `employees:read`. */
     lookupPlayer: (who: { badge: Badge } | { userId: string }) => send<Employee>('GET', 'badge' in who
       ? `/integrations/ingame/employees/${path(String(who.badge))}`
