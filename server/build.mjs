@@ -12,8 +12,9 @@
  *   relative to themselves (store/migrate.ts: ../../sql/) hold in both.
  * - dist/alarm/: the terminal alarm client (client-sdk/alarm-cli.ts, entry alarm-cli.js), which
  *   the bin runs for `dispatch-terminal alarm`: it shares nothing with the server's build.
- * - dist/board/: the board (board/src) as one minified script and one style sheet, named by
- *   content hash, each with a gzip copy; without the test hook `window.dtBoard`.
+ * - dist/board/: the board (board/src), minified: an entry script, one style sheet and the chunks
+ *   loaded on first use (tabs), named by content hash, each with a gzip copy; without the test
+ *   hook `window.dtBoard`.
  * - dist/board-test/ (target boardTest, made only for tests and benchmarks): the same board with
  *   the hook.
  * - build.json per target: see build-check.mjs.
@@ -50,28 +51,61 @@ function recordInputs(meta, into) {
 }
 
 /**
- * The board: one ES module and one style sheet, minified, named `app-<hash>.<ext>`, each with a
- * `.gz` copy (level 9), written into `outDir`. `testHooks` keeps `window.dtBoard`.
+ * The board: an entry module `app-<hash>.js` and one style sheet `app-<hash>.css` (named by a
+ * sha256 of their content), plus the chunks its dynamic imports load on first use (a tab, the
+ * alarm kiosk) and the chunks they share (named by esbuild's content hash), minified, each with a
+ * `.gz` copy (level 9), written into `outDir`. `testHooks` keeps `window.dtBoard`. The style sheet
+ * holds the styles of every chunk (esbuild puts the CSS a lazy chunk imports into its entry's
+ * sheet too); per-chunk sheets are not written. `preload` lists the chunks the entry imports
+ * statically (directly or through each other): the page names them, so the browser fetches them
+ * with the entry instead of after it.
  * @param {typeof import('esbuild')} esbuild @param {string} outDir @param {boolean} testHooks
  */
 async function buildBoard(esbuild, outDir, testHooks) {
   const result = await esbuild.build({
     absWorkingDir: root, entryPoints: { app: 'board/src/main.tsx' },
-    bundle: true, minify: true, write: false, format: 'esm', target: 'es2020', platform: 'browser',
-    outdir: '/board-out', jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none', logLevel: 'silent', metafile: true,
+    bundle: true, splitting: true, minify: true, write: false, format: 'esm', target: 'es2020', platform: 'browser',
+    outdir: '/board-out', entryNames: '[name]', chunkNames: '[name]-[hash]', jsx: 'automatic', jsxImportSource: 'preact',
+    legalComments: 'none', logLevel: 'silent', metafile: true,
     define: { 'process.env.NODE_ENV': '"production"', DT_TEST_HOOKS: String(testHooks) },
   });
   mkdirSync(outDir, { recursive: true });
-  /** @type {Record<string, string>} */
-  const names = {};
-  for (const ext of ['js', 'css']) {
-    const body = Buffer.from(result.outputFiles.find((f) => f.path.endsWith(`.${ext}`))?.contents ?? new Uint8Array());
-    const name = `app-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.${ext}`;
+  const outputs = result.metafile.outputs;
+  const entryKey = Object.keys(outputs).find((k) => outputs[k].entryPoint === 'board/src/main.tsx');
+  const cssKey = entryKey && outputs[entryKey].cssBundle;
+  if (!entryKey || !cssKey) throw new Error('the board build made no entry script or style sheet');
+  const base = (/** @type {string} */ key) => key.slice(key.lastIndexOf('/') + 1);
+  /** @param {string} name @param {Uint8Array} contents */
+  const write = (name, contents) => {
+    const body = Buffer.from(contents);
     writeFileSync(join(outDir, name), body);
     writeFileSync(join(outDir, `${name}.gz`), gzipSync(body, { level: 9 }));
-    names[ext] = name;
+  };
+  const hashed = (/** @type {Uint8Array} */ body, /** @type {string} */ ext) => `app-${createHash('sha256').update(body).digest('hex').slice(0, 16)}.${ext}`;
+  /** @type {Record<string, string>} */
+  const names = {};
+  /** @type {string[]} */
+  const chunks = [];
+  for (const file of result.outputFiles) {
+    const name = base(file.path); // one output directory: names are unique
+    if (name === base(entryKey)) write((names.js = hashed(file.contents, 'js')), file.contents);
+    else if (name === base(cssKey)) write((names.css = hashed(file.contents, 'css')), file.contents);
+    else if (name.endsWith('.js')) {
+      chunks.push(name);
+      write(name, file.contents);
+    }
   }
-  return { js: names.js, css: names.css, meta: result.metafile };
+  /** @type {Set<string>} */
+  const preload = new Set();
+  const visit = (/** @type {string} */ key) => {
+    for (const i of outputs[key].imports) {
+      if (i.kind !== 'import-statement' || preload.has(base(i.path))) continue;
+      preload.add(base(i.path));
+      visit(i.path);
+    }
+  };
+  visit(entryKey);
+  return { js: names.js, css: names.css, chunks: chunks.sort(), preload: [...preload].sort(), meta: result.metafile };
 }
 
 /** @param {typeof import('esbuild')} esbuild @param {string} outDir */
@@ -129,11 +163,11 @@ export async function build(target) {
       recordInputs(serverMeta, inputs);
       recordInputs(alarmMeta, inputs);
       recordInputs(board.meta, inputs);
-      Object.assign(manifest, { server: 'server/cli.js', alarm: 'alarm/alarm-cli.js', board: { dir: 'board', js: board.js, css: board.css } });
+      Object.assign(manifest, { server: 'server/cli.js', alarm: 'alarm/alarm-cli.js', board: { dir: 'board', js: board.js, css: board.css, chunks: board.chunks, preload: board.preload } });
     } else {
       const board = await buildBoard(esbuild, scratch, true);
       recordInputs(board.meta, inputs);
-      Object.assign(manifest, { board: { dir: '.', js: board.js, css: board.css } });
+      Object.assign(manifest, { board: { dir: '.', js: board.js, css: board.css, chunks: board.chunks, preload: board.preload } });
     }
     const files = filesUnder(scratch).sort();
     install(target, scratch, files, { ...manifest, files, inputs });

@@ -49,17 +49,21 @@ const probe = {
     const text = panel.textContent ?? '';
     return names.every((n) => text.includes(n)) ? performance.now() : false;
   },
-  /** The board's script and style as loaded (Resource Timing: bytes on the wire and decoded), and the first contentful paint. */
+  /**
+   * The board's scripts (entry and chunks fetched so far) and style as loaded (Resource Timing:
+   * bytes on the wire and decoded, summed), and the first contentful paint.
+   */
   loaded() {
     const res = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const of = (ext: string) => res.find((r) => r.name.includes('/dispatch/assets/') && r.name.endsWith(ext));
+    const of = (ext: string) => res.filter((r) => r.name.includes('/dispatch/assets/') && r.name.endsWith(ext));
+    const sum = (rs: PerformanceResourceTiming[], key: 'encodedBodySize' | 'decodedBodySize') => (rs.length ? rs.reduce((a, r) => a + r[key], 0) : NaN);
     const [js, css] = [of('.js'), of('.css')];
     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
     return {
       firstContentfulPaint: fcp ? fcp.startTime : null,
-      jsBytes: js?.encodedBodySize ?? NaN, cssBytes: css?.encodedBodySize ?? NaN,
-      jsRawBytes: js?.decodedBodySize ?? NaN, cssRawBytes: css?.decodedBodySize ?? NaN,
-      gzip: !!js && js.encodedBodySize < js.decodedBodySize,
+      jsBytes: sum(js, 'encodedBodySize'), cssBytes: sum(css, 'encodedBodySize'),
+      jsRawBytes: sum(js, 'decodedBodySize'), cssRawBytes: sum(css, 'decodedBodySize'),
+      gzip: js.length > 0 && sum(js, 'encodedBodySize') < sum(js, 'decodedBodySize'),
     };
   },
 };

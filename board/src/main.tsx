@@ -7,7 +7,7 @@ import { linkCatalogue } from './app/catalogue.ts';
 import { linkCallArrivals } from './tabs/calls/arrivals.ts';
 import { linkIncidents } from './tabs/incidents/store.ts';
 import { Shell } from './app/shell.tsx';
-import { Kiosk } from './alarm/kiosk.tsx';
+import { lazy } from './ui/lazy.tsx';
 import { connection, counters, live } from './live/board-live.ts';
 import { played, ringing } from './alarm/audio.ts';
 
@@ -18,6 +18,8 @@ document.documentElement.lang = lang.value;
 /** For tests and the benchmark: the live stores and counters of this board. */
 if (DT_TEST_HOOKS) (window as unknown as { dtBoard: unknown }).dtBoard = { live, counters, connection, audio: played, ringing };
 
+/** The alarm kiosk (/dispatch/alarm) is a chunk of its own: the board does not load it. */
+const Kiosk = lazy(() => import('./alarm/kiosk.tsx').then((m) => m.Kiosk));
 const kiosk = location.pathname.replace(/\/$/, '') === '/dispatch/alarm';
 linkLive();
 linkCatalogue();

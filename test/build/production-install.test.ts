@@ -76,7 +76,9 @@ async function serveBuilt(t: Test, app: string, manifest: { files: string[]; boa
   const script = await fetch(`${url}/dispatch/assets/${js}`, { headers: { 'accept-encoding': 'gzip' } });
   t.equal(script.status, 200, 'script 200');
   t.equal(script.headers.get('content-encoding'), 'gzip', 'served gzip');
-  const body = await script.text();
+  // The entry module and the chunks it imports statically (the page preloads them) are the board.
+  const preloaded = [...html.matchAll(/rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+  const body = [await script.text(), ...await Promise.all(preloaded.map(async (p) => (await fetch(`${url}${p}`)).text()))].join('');
   t.ok(body.length > 10_000, 'the script is the board');
   t.notOk(body.includes('dtBoard'), 'the production board has no test hook');
   t.equal((await fetch(`${url}/dispatch/assets/${css}`)).status, 200, 'style sheet 200');

@@ -117,7 +117,8 @@ function Tabs() {
         <div class="tablist" role="tablist" aria-label={text().sections} ref={strip} onKeyDown={onKey}>
           {tabs.map((x) => (
             <button id={`tab-${x.id}`} type="button" role="tab" aria-selected={x.id === active} aria-controls="panel"
-              tabIndex={x.id === active ? 0 : -1} class={x.id === active ? 'tab active' : 'tab'} onClick={() => showTab(x.id)}>
+              tabIndex={x.id === active ? 0 : -1} class={x.id === active ? 'tab active' : 'tab'} onClick={() => showTab(x.id)}
+              onPointerEnter={() => void x.Component.load?.().catch(() => {})} onFocus={() => void x.Component.load?.().catch(() => {})}>
               <span class="tab-label" data-text={labels[x.id]}>{labels[x.id]}</span>
               {x.id === 'calls' && <CallCount />}
             </button>

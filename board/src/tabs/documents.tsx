@@ -1,14 +1,9 @@
 import { useEffect } from 'preact/hooks';
-import { can, moduleOn } from '../app/session.ts';
 import { LetterheadsCard } from './documents/letterheads.tsx';
 import { linkDocumentsLive } from './documents/state.ts';
 import { UploadsCard } from './documents/uploads.tsx';
 import './documents/documents.css';
-
-/** Letterheads: the documents module and the right to see them. */
-export const showsLetterheads = () => moduleOn('documents') && can('documents.letterhead.view');
-/** Images: the uploads module and settings.manage (GET /uploads needs it). */
-export const showsUploads = () => moduleOn('uploads') && can('settings.manage');
+import { showsLetterheads, showsUploads } from './shown.ts';
 
 /**
  * Dokumente: the guild's letterheads (with their previews, rendered by the server) and the images

@@ -1,13 +1,9 @@
 import { useEffect } from 'preact/hooks';
-import { can, moduleOn } from '../app/session.ts';
 import { PatientFile } from './medic/file.tsx';
 import { PatientList } from './medic/list.tsx';
 import { linkMedicLive, openFile } from './medic/store.ts';
 import { medicText } from './medic/words.ts';
 import './medic/medic.css';
-
-/** The Medic tab: module medic on and the right to read patient files. */
-export const showsMedic = () => moduleOn('medic') && can('medic.files.view');
 
 /**
  * Medic: the patient files the game sends (POST /medic/events), the list beside the open file on

@@ -2,21 +2,29 @@ import type { ComponentType } from 'preact';
 import { branding, can, moduleOn } from '../app/session.ts';
 import { texts } from '../app/i18n.ts';
 import { Overview } from './overview.tsx';
-import { ClockTab } from './clock.tsx';
-import { UnitsTab } from './units.tsx';
-import { DispatchTab } from './dispatch.tsx';
-import { CallsTab } from './calls.tsx';
-import { IncidentsTab } from './incidents.tsx';
-import { StatsTab } from './stats.tsx';
-import { SettingsTab } from './settings.tsx';
-import { DocumentsTab, showsLetterheads, showsUploads } from './documents.tsx';
-import { SetupTab } from './setup/setup-tab.tsx';
-import { MedicTab, showsMedic } from './medic.tsx';
+import { lazy, type Lazy } from '../ui/lazy.tsx';
+import { showsLetterheads, showsMedic, showsUploads } from './shown.ts';
+
+// Übersicht, the tab a board opens on, is part of the first load; every other tab is a chunk of
+// its own, fetched the first time it is shown (or pointed at), so the first load stays small.
+const ClockTab = lazy(() => import('./clock.tsx').then((m) => m.ClockTab));
+const UnitsTab = lazy(() => import('./units.tsx').then((m) => m.UnitsTab));
+const DispatchTab = lazy(() => import('./dispatch.tsx').then((m) => m.DispatchTab));
+const CallsTab = lazy(() => import('./calls.tsx').then((m) => m.CallsTab));
+const IncidentsTab = lazy(() => import('./incidents.tsx').then((m) => m.IncidentsTab));
+const StatsTab = lazy(() => import('./stats.tsx').then((m) => m.StatsTab));
+const SettingsTab = lazy(() => import('./settings.tsx').then((m) => m.SettingsTab));
+const DocumentsTab = lazy(() => import('./documents.tsx').then((m) => m.DocumentsTab));
+const SetupTab = lazy(() => import('./setup/setup-tab.tsx').then((m) => m.SetupTab));
+const MedicTab = lazy(() => import('./medic.tsx').then((m) => m.MedicTab));
 
 export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'stats' | 'documents' | 'medic' | 'settings' | 'setup';
 
-/** A board section: `group` is its entry in the guild's `tabOrder` (branding), `shown` its module and rights. */
-export interface Tab { id: TabId; group: string; Component: ComponentType; shown: () => boolean }
+/**
+ * A board section: `group` is its entry in the guild's `tabOrder` (branding), `shown` its module and
+ * rights; `Component.load`, on a tab loaded on first use, fetches its code ahead (hover, focus).
+ */
+export interface Tab { id: TabId; group: string; Component: ComponentType & { load?: Lazy['load'] }; shown: () => boolean }
 
 export const tabLabels = texts<Record<TabId, string>>(
   { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', stats: 'Statistik', documents: 'Dokumente', medic: 'Medic', settings: 'Einstellungen', setup: 'Einrichtung' },

@@ -4,12 +4,16 @@ import { fileURLToPath } from 'node:url';
 
 /** One built asset: its bytes, a gzip copy, and a name that changes with its content (cached forever). */
 export interface BoardAsset { name: string; contentType: string; body: Buffer; gzip: Buffer }
-export interface BoardBundle { js: BoardAsset; css: BoardAsset; byName: Map<string, BoardAsset> }
+/**
+ * `js` is the entry module, `preload` the chunks it imports statically (the page names them all),
+ * `byName` every asset: those and the chunks the board imports on first use (tabs).
+ */
+export interface BoardBundle { js: BoardAsset; css: BoardAsset; preload: BoardAsset[]; byName: Map<string, BoardAsset> }
 
 /** The build this module belongs to: compiled (dist/server/*.js) or run from its TypeScript source. */
 const compiled = !import.meta.url.endsWith('.ts');
 
-interface BoardManifest { board: { dir: string; js: string; css: string } }
+interface BoardManifest { board: { dir: string; js: string; css: string; chunks?: string[]; preload?: string[] } }
 
 /**
  * Where the board comes from. The compiled server serves dist/board, built with it by
@@ -37,8 +41,10 @@ async function asset(dir: string, name: string): Promise<BoardAsset> {
 
 async function loadBoard(): Promise<BoardBundle> {
   const { dir, manifest } = await boardFiles();
-  const [js, css] = await Promise.all([asset(dir, manifest.board.js), asset(dir, manifest.board.css)]);
-  return { js, css, byName: new Map([[js.name, js], [css.name, css]]) };
+  const { js: jsName, css: cssName, chunks = [], preload = [] } = manifest.board;
+  const [js, css, ...rest] = await Promise.all([jsName, cssName, ...chunks].map((name) => asset(dir, name)));
+  const byName = new Map([js, css, ...rest].map((a) => [a.name, a]));
+  return { js, css, preload: preload.map((name) => byName.get(name)!), byName };
 }
 
 let loading: Promise<BoardBundle> | null = null;
