@@ -37,7 +37,8 @@ function status(v: unknown): string | number {
 export function gameExports(bridge: () => GameBridge, people: People, log: Log): Record<string, Fn> {
   const reporter = () => natives.GetInvokingResource?.() || natives.GetCurrentResourceName();
   const fns: Record<string, Fn> = {
-    reportCall: (call: unknown) => bridge().reportCall(table(call, 'call') as unknown as ReportCallInput),
+    /** The call's `source` is the calling resource unless the call names one. */
+    reportCall: (call: unknown) => bridge().reportCall({ source: reporter(), ...table(call, 'call') } as unknown as ReportCallInput),
     resolveCall: (id: unknown, resolution: unknown) => bridge().resolveCall(externalId(id), typeof resolution === 'string' ? resolution : 'reached'),
     listCalls: () => bridge().listCalls(),
     clockIn: async (who: unknown) => bridge().clockIn(await people.badgeOf(who)),

@@ -59,9 +59,13 @@ export interface Harness {
 /** server.js of `resource` in the registry's Node 16, driven by harness.cjs. */
 export async function node16Harness(t: Teardown, resource: string, setup: { convars: Record<string, string>; players: Record<string, string[]> }): Promise<Harness> {
   const node = join(await registryNode(NODE_16), 'bin/node');
-  const child = spawn(node, [join(here, 'harness.cjs'), resource, JSON.stringify(setup)], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // Without npm's variables and NODE_OPTIONS: tap's process tracking puts an --import there (which
+  // Node 16 refuses) into every child's environment, so `env -u` takes it out at the last step.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  const child = spawn('env', ['-u', 'NODE_OPTIONS', node, join(here, 'harness.cjs'), resource, JSON.stringify(setup)], { stdio: ['pipe', 'pipe', 'pipe'], env });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
+  child.on('exit', (code, signal) => { for (const w of waiting.splice(0)) w(JSON.stringify({ exited: code ?? signal, stderr })); });
   const lines: string[] = [];
   const waiting: ((line: string) => void)[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -84,4 +88,13 @@ export async function node16Harness(t: Teardown, resource: string, setup: { conv
       });
     },
   };
+}
+
+/** Polls an async condition every 50 ms until it holds; throws after `ms`. */
+export async function eventually(pred: () => Promise<boolean>, what: string, ms = 5000): Promise<void> {
+  const start = Date.now();
+  while (!(await pred())) {
+    if (Date.now() - start > ms) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
