@@ -1,7 +1,7 @@
 import t from 'tap';
 import { join } from 'node:path';
 import { client, startTestServer } from '../helpers/server.ts';
-import { seedGuild, unscopedKey } from '../helpers/fixtures.ts';
+import { scopedKey, seedGuild, unscopedKey } from '../helpers/fixtures.ts';
 import { buildResource, eventually, node16Harness, readmeLua, runLua } from './helpers.ts';
 
 // Issue 31: the built server.js in the registry's Node 16 (FiveM's server runtime: no fetch) with
@@ -135,4 +135,16 @@ t.test("the dispatcher's alarm reaches the crew's game with the waypoint; the en
   t.same(alarms[0].args[0].units.sort(), ['NEF 2', 'RTW 1']);
   await must(api('POST', `/incidents/${incident.number}/close`, { key, body: {} }));
   await eventually(async () => (await fivem.send({ op: 'sent' })).sent.some((s: any) => s.name === 'dispatch-terminal:cleared' && s.args[0].number === incident.number), 'cleared', 5000);
+});
+
+t.test('a scoped key: what it lacks is a 403 result naming the scope; the medic queue off is a 503', async (t) => {
+  const scoped = await node16Harness(t, resource, {
+    convars: { dispatch_terminal_url: server.url, dispatch_terminal_key: await scopedKey(server.sql, G, ['calls:call.report']) }, players: {},
+  });
+  await scoped.send({ op: 'config', config: { Alarms: { enabled: false } } });
+  const run = async (name: string, ...args: unknown[]) => (await scoped.send({ op: 'export', name, args: [...args, { $function: true }] })).result;
+  t.match(await run('reportCall', { externalId: 'scoped-1', title: 'Brand' }), { ok: true, data: { externalId: 'scoped-1' } });
+  t.match(await run('clockIn', { badge: 9 }), { ok: false, status: 403, error: /timeclock:shift\.ingame_clock/ });
+  t.match(await run('occupyUnit', { badge: 9 }, 'NEF 2'), { ok: false, status: 403 }, 'occupying needs an unscoped key (the badge lookup already lacks employees:read)');
+  t.match(await run('vitals', 'ABC12345', { heartRate: 80 }), { ok: false, status: 503, error: /Config\.Medic\.enabled/ });
 });
