@@ -6,11 +6,10 @@
  * is read from the server convar `dispatch_terminal_key` only.
  */
 import { createGameBridge, type AlarmWatch, type GameBridge } from '../../client-sdk/game.ts';
-import type { MedicSync } from '../../client-sdk/medic/index.ts';
 import { alarmsToCrews } from './alarms.ts';
 import { readConfig, type ResourceConfig } from './config.ts';
 import { gameExports } from './exports.ts';
-import { medicExports, startMedic } from './medic.ts';
+import { medicExports, startMedic, type Medic } from './medic.ts';
 import { natives } from './natives.ts';
 import { createPeople } from './people.ts';
 import { listenToPlayers } from './players.ts';
@@ -21,20 +20,20 @@ const say = (message: string) => console.log(`[${RESOURCE}] ${message}`);
 
 let config: ResourceConfig | null = null;
 let game: GameBridge | null = null;
-let medic: MedicSync | null = null;
+let medic: Medic | null = null;
 let watch: AlarmWatch | null = null;
 
 const bridge = (): GameBridge => {
   if (game) return game;
   throw new ExportError(config ? 'set the convars dispatch_terminal_url and dispatch_terminal_key, then restart the resource' : 'dispatch-terminal is starting', 503, 'unavailable');
 };
-const medicQueue = (): MedicSync => {
+const medicQueue = (): Medic => {
   if (medic) return medic;
   throw new ExportError('the medic queue is off (Config.Medic.enabled = true turns it on)', 503, 'unavailable');
 };
 
 const people = createPeople(bridge);
-const all = { ...gameExports(bridge, people, say), ...medicExports(medicQueue, say) };
+const all = { ...gameExports(bridge, people, say), ...medicExports(medicQueue, (call) => bridge().reportCall({ source: RESOURCE, ...call }), say) };
 for (const [name, fn] of Object.entries(all)) natives.exports(name, fn);
 listenToPlayers(() => config, bridge, people, say);
 
@@ -63,6 +62,6 @@ natives.on('onResourceStop', (name: string) => {
 });
 natives.RegisterCommand('dispatch_terminal_status', (source: number) => {
   if (Number(source) !== 0) return;
-  const m = medic ? `; medic ${medic.status().state}: ${medic.status().message}` : '';
+  const m = medic ? `; medic ${medic.sync.status().state}: ${medic.sync.status().message}` : '';
   say(`${game ? `reporting to ${config!.url}` : 'not configured'}${watch ? '; alarms on' : ''}${m}`);
 }, true);

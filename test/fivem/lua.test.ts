@@ -63,7 +63,7 @@ t.test("config.lua parses; server.lua hands Config to server.js; the README's Lu
   t.ok(calls.every((c: any) => c.resource === 'dispatch-terminal'));
   t.same(calls.map((c: any) => c.name), [
     'reportCall', 'resolveCall', 'clockIn', 'clockIn', 'clockStatus', 'occupyUnit', 'setUnitStatus', 'leaveUnit', 'clockOut',
-    'lookupEmployee', 'setBadge', 'CustomAlert', 'admit', 'injury', 'vitals', 'flush',
+    'lookupEmployee', 'setBadge', 'CustomAlert', 'admit', 'injury', 'vitals', 'flush', 'careTier', 'notruf',
   ]);
   const byName = (n: string) => calls.find((c: any) => c.name === n);
   t.same(byName('clockIn').args, [{ badge: 7 }, { $function: true }], 'who, then the callback');
@@ -72,5 +72,5 @@ t.test("config.lua parses; server.lua hands Config to server.js; the README's Lu
   t.same(byName('occupyUnit').args, [{ badge: 7 }, 'RTW 1']);
   t.same(byName('setBadge').args, [3, '07']);
   t.match(byName('reportCall').args[0], { externalId: 'bank-17', kind: 'alarm', location: { x: 150.2, y: -1040.1 } });
-  t.match(run.record.at(-1).lines, ['clocked in', 'nil', 'nil nil', /^medic events delivered: table/], 'the callbacks ran (the stand-in answers { ok = true, data = {} })');
+  t.match(run.record.at(-1).lines, ['clocked in', 'nil', 'nil nil', /^medic events delivered: table/, /^care tier: table/], 'the callbacks ran (the stand-in answers { ok = true, data = {} })');
 });

@@ -59,6 +59,8 @@ t.test("the README's Lua example, replayed: every export reaches the server", as
   t.match(results.leaveUnit[0].data, { userId: IDA, callsign: null, left: 'RTW 1' });
   t.match(results.lookupEmployee[0].data, { userId: IDA, nickname: 'Ida', badgeNumber: '07' });
   t.equal(results.flush[0].data, true, 'the medic queue delivered');
+  t.equal(results.careTier[0].data, 3, 'no service rank with a tier: job grade 1 is tier 3 (Config.Medic.Tiers.jobs)');
+  t.match(results.notruf[0].data, { externalId: 'amb-42', kind: 'notruf', title: 'Notruf', source: 'dispatch-terminal' });
 
   const onDuty = await must(api('GET', '/admin/clock-status/08', { key }));
   t.match(onDuty, { clockedIn: true }, 'Jan (player 3) is clocked in');
