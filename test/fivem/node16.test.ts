@@ -109,6 +109,7 @@ t.test("client.lua's server events (status key, panic, CustomAlert), replayed fr
   t.match(calls.find((c: any) => c.title === '10-66 Verdächtige Person'), { kind: 'alarm', source: 'ps-dispatch', location: { x: 215.5, y: -810.25, street: 'Alta Street' } }, 'a client CustomAlert at the player\'s position');
   const sent = (await fivem.send({ op: 'sent' })).sent;
   t.notMatch(JSON.stringify(sent), new RegExp(key), 'the key is in nothing sent to a client');
+  t.notMatch(JSON.stringify((await fivem.send({ op: 'output' })).output), new RegExp(key), 'nor in the console');
 
   t.match((await fivem.send({ op: 'net', event: 'dispatch-terminal:status', source: 4, args: [{ x: 1 }], wait: true })).result,
     { event: 'status', ok: false, status: 400 }, 'a client sending junk gets a 400');
