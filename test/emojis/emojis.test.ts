@@ -32,6 +32,10 @@ const e = {
   kaputt: { id: '581000000000000006', name: 'kaputt', image: Buffer.from('<html>not an image</html>') },
 } satisfies Record<string, StandInEmoji>;
 
+// The bot syncs each guild's emojis once, 1 s after it connected; the tests set Discord's emojis only
+// after that sync read the (still empty) list, so it cannot take the additions the tests make.
+await until(() => discord.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/guilds/${GUILD}/emojis`)), 'the bot\'s first emoji sync', 10_000);
+
 const annaSession = await signIn(server, GUILD, anna.userId);
 const benSession = await signIn(server, GUILD, ben.userId);
 

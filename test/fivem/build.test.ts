@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import zlib from 'node:zlib';
 import { buildResource } from './helpers.ts';
+import { ensureDebianPackages } from '../helpers/debian.ts';
 // @ts-expect-error: a plain ES module of the build, without types
 import { crc32, tableCrc32, zip } from '../../fivem/zip.mjs';
 
@@ -58,6 +59,7 @@ t.test('the README: German and English, five installation steps each', async (t)
 t.test('the zip holds the folder, byte for byte', async (t) => {
   const zipFile = join(out, 'dispatch-terminal.zip');
   t.ok(existsSync(zipFile));
+  ensureDebianPackages([['unzip', 'unzip']]); // the zip is checked by Info-ZIP's own reader
   const listed = execFileSync('unzip', ['-Z1', zipFile], { encoding: 'utf8' }).trim().split('\n');
   t.same(listed, readdirSync(dir).sort().map((f) => `dispatch-terminal/${f}`));
   t.match(execFileSync('unzip', ['-t', zipFile], { encoding: 'utf8' }), /No errors detected/);
