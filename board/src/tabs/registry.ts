@@ -4,6 +4,9 @@ import { texts } from '../app/i18n.ts';
 import { Overview } from './overview.tsx';
 import { lazy, type Lazy } from '../ui/lazy.tsx';
 import { showsLetterheads, showsMedic, showsUploads } from './shown.ts';
+// The wizard's offer (open Einrichtung for a new guild) is an effect of this module: it must run on
+// every board from the start, not only once the setup tab's chunk has loaded.
+import './setup/state.ts';
 
 // Übersicht, the tab a board opens on, is part of the first load; every other tab is a chunk of
 // its own, fetched the first time it is shown (or pointed at), so the first load stays small.
