@@ -19,10 +19,15 @@ t.teardown(() => rmSync(work, { recursive: true, force: true }));
 /** The environment without npm's own variables (npm test sets npm_config_local_prefix & co., which would point a child npm at the repository). */
 const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 
-function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}, timeout = 60_000) {
+// The package's build runs tsc over the SDK and the server types it reaches: on a box running the
+// suite's other files beside it, that took over a minute once (killed at 60 s, with no output).
+t.setTimeout(10 * 60_000);
+
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}, timeout = 240_000) {
   return new Promise<{ code: number; out: string; err: string }>((resolve) => {
     execFile(cmd, args, { cwd, env: { ...cleanEnv, ...env }, timeout, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: String(stdout), err: String(stderr) });
+      const killed = error && error.killed ? `killed after ${timeout} ms (${error.signal})\n` : '';
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: String(stdout), err: killed + String(stderr) });
     });
   });
 }
