@@ -39,7 +39,8 @@ export interface Bus {
   close(): Promise<void>;
 }
 
-const followedAtOnce: GuildFollow = { ready: Promise.resolve(), release() {} };
+/** A follow that stands at once and holds nothing: every event is local (the in-process bus, a hub made by hand). */
+export const followedAtOnce: GuildFollow = { ready: Promise.resolve(), release() {} };
 
 /** The in-process bus: one node, synchronous delivery to local handlers. */
 export function createMemoryBus(): Bus {

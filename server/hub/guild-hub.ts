@@ -1,6 +1,6 @@
 import type { Log } from '../core/log.ts';
 import type { Database } from '../store/db.ts';
-import type { GuildFollow } from './bus.ts';
+import { followedAtOnce, type GuildFollow } from './bus.ts';
 import { applyOps, type TopicState } from '../../contract/reducers.ts';
 import { eventsAfter, loadGuildSnapshot } from './snapshot.ts';
 import { hotTopics, type GuildEvent, type HotTopic } from '../../contract/topics.ts';
@@ -56,7 +56,7 @@ export class GuildHub {
    * only once it is ready, so every event after the snapshot arrives (or shows as a gap).
    */
   constructor(readonly guildId: string, private readonly db: Database, private readonly log: Log, private readonly opts: GuildHubOptions,
-    private readonly observer: HubObserver = noHubObserver, readonly follow: GuildFollow = { ready: Promise.resolve(), release() {} }) {
+    private readonly observer: HubObserver = noHubObserver, readonly follow: GuildFollow = followedAtOnce) {
     this.ready = follow.ready.then(() => this.reload());
   }
 
