@@ -66,6 +66,12 @@ export interface SpecificReasons {
   name_taken: { name: string };
   /** The version sent is not the stored one: read the record again and reapply the change. */
   stale_version: Record<never, never>;
+  /** A map calibration the server cannot use (`detail`: why, in English): points off the image, too close, or no image. */
+  map_calibration_invalid: { detail: string };
+  /** The map image `upload` is no upload of this guild. */
+  map_image_unknown: { upload: string };
+  /** Postal code `code` is in the postal layer sent twice (in any case). */
+  postal_duplicate: { code: string };
   /** The input failed validation (the message names the fields). */
   validation: Record<never, never>;
   /** PostgreSQL cannot be reached: retry after Retry-After. */
@@ -106,6 +112,7 @@ export const specificReasons = [
   'no_dispatcher_slot', 'slot_taken', 'all_slots_taken', 'call_taken', 'call_dismissed', 'call_resolved', 'incident_closed', 'unit_on_other_incident', 'no_alarm_status', 'unit_occupied',
   'status_in_use', 'unit_type_in_use', 'unknown_unit_type', 'capability_missing', 'scope_missing', 'session_only', 'alarm_session_only', 'admin_required',
   'module_off', 'csrf', 'missing_credential', 'name_taken', 'stale_version', 'validation', 'database_unavailable',
+  'map_calibration_invalid', 'map_image_unknown', 'postal_duplicate',
 ] as const satisfies readonly SpecificReason[];
 
 type Unlisted = Exclude<SpecificReason, (typeof specificReasons)[number]>;

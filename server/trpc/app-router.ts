@@ -25,6 +25,7 @@ import { onboardingRouter } from '../domains/onboarding/router.ts';
 import { letterheadsRouter } from '../domains/letterheads/router.ts';
 import { uploadsRouter } from '../domains/uploads/router.ts';
 import { medicRouter } from '../domains/medic/router.ts';
+import { mapRouter } from '../domains/map/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -54,6 +55,7 @@ export const appRouter = router({
   letterheads: letterheadsRouter,
   uploads: uploadsRouter,
   medic: medicRouter,
+  map: mapRouter,
   me: router({ alarm: meAlarmRouter }),
 });
 

@@ -8,6 +8,7 @@ import { callLimits } from '../../../contract/limits.ts';
 import * as store from './store.ts';
 import * as reportStore from './report-store.ts';
 import { dismissedError, heldUntil, notOpen } from './triage.ts';
+import { postalPoint } from '../map/store.ts';
 
 interface Who { actor: Actor; by: store.ActorName }
 
@@ -33,7 +34,7 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
     priority: input.priority ?? (kind === 'panik' ? 1 : null),
     title: input.title,
     message: input.message ?? null,
-    location: input.location ?? null,
+    location: await placed(deps, guildId, input.location ?? null),
     caller: input.caller ?? null,
     source: input.source ?? null,
   };
@@ -47,6 +48,13 @@ export async function reportCall(deps: Deps, guildId: string, input: ReportCallI
   if (done.held) throw held(done.last!);
   if (!done.taken) throw openCallLimit();
   return reportTakenCall(deps, guildId, input, report, who);
+}
+
+/** A location with a postal and no x/y gets the postal's position from the map's postal layer (any case), when it has the code. */
+async function placed(deps: Deps, guildId: string, location: ReportCallInput['location'] | null) {
+  if (!location || typeof location === 'string' || location.postal === undefined || location.x !== undefined) return location;
+  const point = await postalPoint(deps.sql, guildId, location.postal);
+  return point ? { ...location, ...point } : location;
 }
 
 const held = (last: CallOut) => dismissedError(last, `reports of this externalId are refused until ${heldUntil(last).toISOString()}; report a new emergency with a new externalId`);
