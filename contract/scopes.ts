@@ -1,4 +1,4 @@
-/** Key scopes of spec §5.7, exactly as written there. */
+/** Key scopes of spec §5.7, exactly as written there, plus `units:unit.ingame_position` (issue 31: unit positions from the game). */
 export const scopes = [
   'calls:call.report',
   'calls:read',
@@ -11,6 +11,7 @@ export const scopes = [
   'facility:hospital.ingame_read',
   'facility:hospital.ingame_layout',
   'capabilities:read',
+  'units:unit.ingame_position',
 ] as const;
 export type Scope = (typeof scopes)[number];
 

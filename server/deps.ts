@@ -9,6 +9,8 @@ import type { Hub } from './hub/hub.ts';
 import type { Fanout } from './hub/fanout.ts';
 import type { ChatPlatform } from './chat/platform.ts';
 import type { Metrics } from './metrics/metrics.ts';
+import type { Positions } from './domains/positions/memory.ts';
+import type { PositionDelivery } from './domains/positions/delivery.ts';
 
 /** Refreshes a guild's chat-platform time-clock panel. Called after commit; must never throw. */
 export interface PanelRefresher { refresh(guildId: string): void }
@@ -32,6 +34,10 @@ export interface Deps {
   hub: Hub;
   /** The node's Prometheus registry and its recording functions (metrics/metrics.ts). */
   metrics: Metrics;
+  /** Unit positions from the game: in memory, between nodes on the bus, persisted every 30 s. */
+  positions: Positions;
+  /** Coalesced delivery of positions to live subscriptions (at most one frame per interval each). */
+  positionDelivery: PositionDelivery;
   /** Serialize-once fan-out; present when the uWS WebSocket endpoint is mounted. */
   fanout?: Fanout;
 }

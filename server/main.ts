@@ -10,6 +10,8 @@ import { openDatabase } from './store/open.ts';
 import { createApp, listen } from './transport/app.ts';
 import type { WebSocketEndpoint } from './transport/ws.ts';
 import { createHub, defaultHubOptions, type HubOptions } from './hub/hub.ts';
+import { createPositions, defaultPositionsOptions, type PositionsOptions } from './domains/positions/memory.ts';
+import { createPositionDelivery } from './domains/positions/delivery.ts';
 import type { Database } from './store/db.ts';
 import { createDatabaseHealth, monitorDatabase } from './store/health.ts';
 import { syncEmojis } from './domains/emojis/service.ts';
@@ -37,6 +39,8 @@ export interface ServerOptions {
   hub?: Partial<HubOptions>;
   /** Gateway lease and panel timing (tests shorten them). */
   chat?: Partial<ChatOptions>;
+  /** Position persistence and eviction timing (tests shorten them). */
+  positions?: Partial<PositionsOptions>;
   /** How often forgotten shifts are looked for (tests shorten it). */
   autoClose?: Partial<AutoCloseOptions>;
 }
@@ -59,6 +63,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     panel: opts.panel ?? chat.panel,
     chat,
     hub: createHub(db, bus, log, { ...defaultHubOptions, ...opts.hub }, metrics.hub),
+    positions: createPositions(db, bus, log, { ...defaultPositionsOptions, ...opts.positions }),
+    positionDelivery: createPositionDelivery(),
     metrics,
   };
   const monitor = monitorDatabase(db, dbHealth, log);
@@ -75,7 +81,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const closeBehind = async () => {
     const steps: [string, () => unknown][] = [
       ['automatic shift closing', () => autoClose?.stop()], ['medic sweep', () => medicSweep?.stop()], ['Discord bot', () => chat.close()],
-      ['database monitor', () => monitor.stop()], ['hub', () => deps.hub.close()], ['bus', () => bus.close()],
+      ['database monitor', () => monitor.stop()], ['hub', () => deps.hub.close()],
+      ['position delivery', () => deps.positionDelivery.close()], ['positions', () => deps.positions.close()], ['bus', () => bus.close()],
       ['database', () => database.close()], ['charts', () => closeCharts()],
     ];
     // Each step runs whatever the ones before it did: the database, and the embedded PostgreSQL with it, is always stopped.

@@ -70,6 +70,8 @@ export async function createBroadcastBus(url: string, log: Log): Promise<Bus> {
       return () => eventHandlers.delete(handler);
     },
     follow: () => followedAtOnce,
+    publishPositions() {}, // the reference carries events only
+    onPositions: () => () => {},
     invalidate(inv: Invalidation) {
       for (const h of invHandlers) h(inv);
       send(INVALIDATE, { inv });

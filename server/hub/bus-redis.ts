@@ -3,6 +3,7 @@ import type { Log } from '../core/log.ts';
 import type { Bus, GuildFollow, Invalidation } from './bus.ts';
 import { connectBroker, type Broker } from './redis-broker.ts';
 import type { GuildEvent } from '../../contract/topics.ts';
+import type { UnitPosition } from '../../contract/positions.ts';
 
 /** Invalidations go to every node: any of them may hold a socket of the key or session. */
 const INVALIDATE = 'dt:invalidate';
@@ -31,6 +32,7 @@ export async function createRedisBus(url: string, log: Log, opts: RedisBusOption
   const eventHandlers = new Set<(events: GuildEvent[]) => void>();
   const invHandlers = new Set<(inv: Invalidation) => void>();
   const resyncHandlers = new Set<() => void>();
+  const positionHandlers = new Set<(guildId: string, positions: UnitPosition[]) => void>();
   const followed = new Map<string, Followed>();
   let received = 0;
 
@@ -39,6 +41,12 @@ export async function createRedisBus(url: string, log: Log, opts: RedisBusOption
   const onGuildMessage = (message: string) => {
     const body = fromOtherNode(message);
     if (body === null) return;
+    // A guild channel carries two kinds: events (a JSON array) and unit positions (an object).
+    if (body.startsWith('{')) {
+      const { g, p } = JSON.parse(body) as { g: string; p: UnitPosition[] };
+      for (const h of positionHandlers) h(g, p);
+      return;
+    }
     const events = JSON.parse(body) as GuildEvent[];
     received += events.length;
     for (const h of eventHandlers) h(events);
@@ -108,6 +116,13 @@ export async function createRedisBus(url: string, log: Log, opts: RedisBusOption
       return () => eventHandlers.delete(handler);
     },
     follow,
+    publishPositions(guildId, positions) {
+      send(guildChannel(guildId), JSON.stringify({ g: guildId, p: positions }), true);
+    },
+    onPositions(handler) {
+      positionHandlers.add(handler);
+      return () => positionHandlers.delete(handler);
+    },
     invalidate(inv) {
       for (const h of invHandlers) h(inv);
       send(INVALIDATE, JSON.stringify(inv), false);
@@ -131,6 +146,7 @@ export async function createRedisBus(url: string, log: Log, opts: RedisBusOption
       eventHandlers.clear();
       invHandlers.clear();
       resyncHandlers.clear();
+      positionHandlers.clear();
       for (const f of followed.values()) if (f.leaveTimer) clearTimeout(f.leaveTimer);
       followed.clear();
       await broker.close();

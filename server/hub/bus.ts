@@ -1,4 +1,5 @@
 import type { GuildEvent } from '../../contract/topics.ts';
+import type { UnitPosition } from '../../contract/positions.ts';
 
 /** Node-local cache invalidations that every node must apply (a revoked key, a logout). */
 export interface Invalidation { kind: 'apiKey' | 'session' | 'guild'; id: string }
@@ -29,6 +30,13 @@ export interface Bus {
   onEvents(handler: (events: GuildEvent[]) => void): () => void;
   /** Ref-counted: the node hears other nodes' events of the guild from `ready` on until the last release (and a while after). */
   follow(guildId: string): GuildFollow;
+  /**
+   * Unit positions a node received from the game, for the other nodes that follow the guild (not
+   * for this node's own handlers: the receiver has applied them already). Ephemeral: at most once,
+   * no log behind them; a lost message is made good by the unit's next position a second later.
+   */
+  publishPositions(guildId: string, positions: UnitPosition[]): void;
+  onPositions(handler: (guildId: string, positions: UnitPosition[]) => void): () => void;
   invalidate(inv: Invalidation): void;
   onInvalidate(handler: (inv: Invalidation) => void): () => void;
   /** Whether the broker between nodes (Redis) is reachable now; absent for the in-process bus. */
@@ -55,6 +63,8 @@ export function createMemoryBus(): Bus {
       return () => eventHandlers.delete(handler);
     },
     follow: () => followedAtOnce, // every event is local
+    publishPositions() {}, // no other node
+    onPositions: () => () => {},
     invalidate(inv) {
       for (const h of invHandlers) h(inv);
     },

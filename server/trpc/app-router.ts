@@ -26,6 +26,7 @@ import { letterheadsRouter } from '../domains/letterheads/router.ts';
 import { uploadsRouter } from '../domains/uploads/router.ts';
 import { medicRouter } from '../domains/medic/router.ts';
 import { mapRouter } from '../domains/map/router.ts';
+import { positionsRouter } from '../domains/positions/router.ts';
 
 export const appRouter = router({
   health: healthRouter,
@@ -36,6 +37,7 @@ export const appRouter = router({
   settings: settingsRouter,
   live: liveRouter,
   units: unitsRouter,
+  positions: positionsRouter,
   dispatch: dispatchRouter,
   calls: callsRouter,
   incidents: incidentsRouter,

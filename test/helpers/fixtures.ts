@@ -78,4 +78,6 @@ export const specScopes = [
   'calls:call.report', 'calls:read', 'employees:read', 'ranks:personal.ranks_set', 'timeclock:shift.ingame_clock',
   'units:unit.ingame_status', 'facility:queue.ingame_ticket', 'sessions:ingame.tablet_login',
   'facility:hospital.ingame_read', 'facility:hospital.ingame_layout', 'capabilities:read',
+  // Beyond the spec: added by issue 31 (unit positions from the game).
+  'units:unit.ingame_position',
 ];

@@ -1,4 +1,5 @@
 import type { AutoCloseOptions } from '../../server/domains/timeclock/auto-close.ts';
+import type { PositionsOptions } from '../../server/domains/positions/memory.ts';
 import { loadConfig } from '../../server/config.ts';
 import { createLog } from '../../server/core/log.ts';
 import { startServer, type RunningServer } from '../../server/main.ts';
@@ -31,6 +32,8 @@ export interface TestServerOptions {
   autoClose?: Partial<AutoCloseOptions>;
   /** The bus between nodes, made by the test (for its timing); default: from REDIS_URL, as in production. */
   bus?: Bus;
+  /** Position persistence and eviction timing (default: written every 30 s). */
+  positions?: Partial<PositionsOptions>;
 }
 
 /** The real server (uWS on a free port) on a fresh database; closed with the test. */
@@ -52,6 +55,7 @@ export async function startTestServer(t: { teardown(fn: () => unknown): void }, 
     chat: opts.chat,
     autoClose: opts.autoClose,
     bus: opts.bus,
+    positions: opts.positions,
   });
   server.deps.bus.onEvents((evs) => events.push(...evs));
   t.teardown(async () => {

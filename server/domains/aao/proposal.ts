@@ -5,6 +5,7 @@ import { matchKeyword } from '../../../contract/aao.ts';
 import { buildProposal } from './rank.ts';
 import type { ProposalOut } from './schema.ts';
 import * as store from './store.ts';
+import { freshPositions } from '../positions/service.ts';
 
 /** The sheet's game coordinates, when its location has them. */
 function pointOf(location: unknown): { x: number; y: number } | null {
@@ -27,7 +28,8 @@ export async function proposalFor(deps: Deps, guildId: string, number: number): 
   if (!matched) return none;
   const labels = new Map((await store.unitTypes(deps.sql, guildId)).map((t) => [t.code, t.label]));
   const requirements = matched.requirements.map((r) => ({ ...r, label: labels.get(r.type) ?? '' }));
-  const units = await store.candidates(deps.sql, guildId, number, requirements.map((r) => r.type));
+  const [stored, positions] = await Promise.all([store.candidates(deps.sql, guildId, number, requirements.map((r) => r.type)), freshPositions(deps, guildId)]);
+  const units = stored.map((u) => ({ ...u, position: positions.get(u.callsign) ?? null }));
   return {
     number, keyword: sheet.keyword,
     matched: { id: matched.id, keyword: matched.keyword, priority: matched.priority }, priority: matched.priority,

@@ -152,13 +152,12 @@ export async function candidates(db: Db, guildId: string, number: number, types:
       (select count(*) from unit_members m where m.guild_id = u.guild_id and m.unit_id = u.id)::int as crew,
       exists (select 1 from incident_units iu where iu.guild_id = u.guild_id and iu.unit_id = u.id and iu.number = ${number}) as on_sheet,
       exists (select 1 from incident_units iu join incidents i on i.guild_id = iu.guild_id and i.number = iu.number and i.state = 'open'
-        where iu.guild_id = u.guild_id and iu.unit_id = u.id and iu.number <> ${number}) as elsewhere,
-      null::float8 as x, null::float8 as y
+        where iu.guild_id = u.guild_id and iu.unit_id = u.id and iu.number <> ${number}) as elsewhere
     from units u left join unit_statuses s on s.guild_id = u.guild_id and s.code = u.status
     where u.guild_id = ${guildId} and u.type = any(${types}::text[])`;
   return rows.map((r) => ({
     callsign: r.callsign as string, label: r.label as string, type: r.type as string, orgUnit: r.org_unit as string, status: r.status as string,
     crew: r.crew as number, onSheet: r.on_sheet as boolean, available: (r.status_available as boolean) && !(r.elsewhere as boolean),
-    position: r.x === null || r.y === null ? null : { x: r.x as number, y: r.y as number },
+    position: null, // the positions are in memory (proposal.ts puts them in)
   }));
 }

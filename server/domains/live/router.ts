@@ -6,6 +6,7 @@ import { effectiveModules } from '../../../contract/modules.ts';
 import { WatchInput } from './schema.ts';
 import { watch } from './service.ts';
 import { watchable } from './topic-access.ts';
+import { watchPositionsProcedure } from '../positions/router.ts';
 
 export { meAlarmRouter } from './alarm-router.ts';
 
@@ -17,6 +18,8 @@ export const liveRouter = router({
     })
     .input(WatchInput)
     .subscription(({ ctx, input, signal }) => watch(ctx, input.topics, input.lastEventId, signal)),
+
+  positions: watchPositionsProcedure,
 
   topics: guildProcedure
     .meta({

@@ -60,7 +60,19 @@ export const Unit = z.object({
   note: z.string().nullable().describe('The crew\'s note with the current status (PUT /me/unit-status), or null.'),
   members: z.array(Member),
 });
-export const UnitList = z.object({ units: z.array(Unit) });
+/** A unit's position as GET /units gives it. */
+export const UnitPositionOut = z.object({
+  x: z.number(), y: z.number(), z: z.number(), heading: z.number(), speed: z.number(),
+  at: z.date().describe('When a server received it.'),
+  ageSeconds: z.number().describe('Seconds since `at`, one decimal.'),
+  stale: z.boolean().describe('Older than the guild\'s stale time (default 60 s): greyed on the map, not used for "nearest first".'),
+});
+
+export const UnitList = z.object({
+  units: z.array(Unit.extend({
+    position: UnitPositionOut.nullable().describe('The last position the game sent (PUT /integrations/ingame/positions), or null.'),
+  })),
+});
 
 export const CallsignParam = z.strictObject({ callsign: Callsign });
 const TypeOfUnit = UnitTypeCode.nullable().describe('A code of GET /admin/unit-types, in any case; null: none.');

@@ -1,4 +1,5 @@
 import { AppError } from '../../core/errors.ts';
+import { positionsByCallsign } from '../positions/service.ts';
 import type { Deps } from '../../deps.ts';
 import type { Actor } from '../../store/tx.ts';
 import { unitTypeOf } from '../aao/service.ts';
@@ -8,7 +9,8 @@ import * as store from './store.ts';
 import { guildWrite, pgCode } from './write.ts';
 
 export async function listUnits(deps: Deps, guildId: string) {
-  return { units: await store.unitsWithMembers(deps.sql, guildId) };
+  const [units, positions] = await Promise.all([store.unitsWithMembers(deps.sql, guildId), positionsByCallsign(deps, guildId)]);
+  return { units: units.map((u) => ({ ...u, position: positions.get(u.callsign) ?? null })) };
 }
 
 /** `GET /me/units`: the units a crew chooses from (never a typed callsign), by station. */

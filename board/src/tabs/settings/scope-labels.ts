@@ -32,6 +32,7 @@ export const scopeText = texts<{ groups: Record<Group, string>; scopes: Record<S
     'facility:hospital.ingame_read': 'Klinik im Spiel lesen',
     'facility:hospital.ingame_layout': 'Klinik im Spiel einrichten',
     'capabilities:read': 'Eigene Einrichtung beim Start prüfen (Self-Check)',
+    'units:unit.ingame_position': 'Positionen der Einheiten für die Karte senden',
   },
 }, {
   groups: { calls: 'Calls', game: 'Duty in the game', people: 'People and setup', facility: 'Hospital (optional)' },
@@ -47,5 +48,6 @@ export const scopeText = texts<{ groups: Record<Group, string>; scopes: Record<S
     'facility:hospital.ingame_read': 'Read the in-game hospital',
     'facility:hospital.ingame_layout': 'Place the in-game hospital',
     'capabilities:read': 'Check its own setup at start (self-check)',
+    'units:unit.ingame_position': 'Send the units\' positions for the map',
   },
 });
