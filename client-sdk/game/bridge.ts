@@ -7,6 +7,9 @@ import type { RouterInputs, RouterOutputs } from '../router.ts';
 import { request, RequestError } from './http.ts';
 import { pollAlarms, type AlarmWatchOptions, type IngameAlarmList } from './alarms.ts';
 import type { ErrorReason } from '../../contract/errors.ts';
+import type { PositionIn } from '../../contract/positions.ts';
+
+export type { PositionIn };
 
 /** A JSON answer: what `T` looks like after JSON.stringify (Dates become ISO strings). */
 export type Wire<T> = T extends Date ? string
@@ -28,6 +31,9 @@ export type UnitStatusResult = Wire<RouterOutputs['units']['gameStatus']>;
 export type Membership = Wire<RouterOutputs['units']['addMember']>;
 export type Employee = Wire<RouterOutputs['personnel']['employeeByBadge']>;
 export type SelfCheck = Wire<RouterOutputs['access']['selfCheck']>;
+export type UnitList = Wire<RouterOutputs['units']['list']>;
+/** What PUT /integrations/ingame/positions answers: how many it took, and the callsigns no unit of the guild has. */
+export interface PositionsResult { accepted: number; unknown: string[] }
 
 /**
  * A refused or failed call. `status` is the HTTP status (400 bad input, 401 missing/invalid/revoked
@@ -127,6 +133,13 @@ export function createGameBridge(opts: GameBridgeOptions) {
     /** Take a person out of a unit (404 when they are not in it). Unscoped key. */
     leaveUnit: (callsign: string, userId: string) =>
       send<Membership>('DELETE', `/units/${path(callsign)}/members/${path(userId)}`, undefined, true),
+    /** Every unit with status and members (who occupies which unit). Unscoped key. */
+    listUnits: () => send<UnitList>('GET', '/units', undefined, true),
+    /**
+     * The latest positions of units by callsign (at most 500 per call, contract/positions.ts; the
+     * latest wins, so it is safe to repeat). Scope `units:unit.ingame_position`.
+     */
+    sendPositions: (positions: PositionIn[]) => send<PositionsResult>('PUT', '/integrations/ingame/positions', { positions }, true),
     /** Who a player is, by badge or by chat-platform user id. Scope `employees:read`. */
     lookupPlayer: (who: { badge: Badge } | { userId: string }) => send<Employee>('GET', 'badge' in who
       ? `/integrations/ingame/employees/${path(String(who.badge))}`

@@ -1,5 +1,5 @@
 -- Dispatch Terminal, game client side: status keys, the panic button, the dispatcher's alarm with
--- a GPS waypoint, and ps-dispatch's CustomAlert. Everything goes to the server as an event; the
+-- a GPS waypoint, ps-dispatch's CustomAlert, and the position of the player's unit. Everything goes to the server as an event; the
 -- server checks it and reports it with its key (the client never has one).
 
 local RESOURCE = GetCurrentResourceName()
@@ -50,6 +50,51 @@ exports('CustomAlert', function(data)
   if payload.gender == true then payload.gender = IsPedMale(PlayerPedId()) and 'männlich' or 'weiblich' end
   TriggerServerEvent('dispatch-terminal:customAlert', payload)
 end)
+
+-- Positions: the server says which unit the player occupies (`dispatch-terminal:unit`, nil for none);
+-- while in one, the vehicle's (else the player's) position goes to the server every interval when it
+-- moved more than MOVED metres or turned more than TURNED degrees, and every KEEPALIVE ms at least.
+-- The server, not this script, decides the unit the position belongs to.
+if Config.Positions and Config.Positions.enabled then
+  local interval = math.floor(math.max(1000, math.min(5000, tonumber(Config.Positions.intervalMs) or 1500)))
+  local MOVED, TURNED, KEEPALIVE = 2.0, 15.0, 10000
+  local unit = nil
+  local last = nil -- { x, y, z, heading, at } of the last position sent
+
+  RegisterNetEvent('dispatch-terminal:unit', function(callsign)
+    if callsign ~= unit then last = nil end
+    unit = callsign
+  end)
+
+  local function turned(a, b)
+    local d = math.abs(a - b) % 360
+    return math.min(d, 360 - d)
+  end
+
+  CreateThread(function()
+    TriggerServerEvent('dispatch-terminal:positionsReady')
+    while true do
+      Wait(interval)
+      if unit then
+        local ped = PlayerPedId()
+        local vehicle = GetVehiclePedIsIn(ped, false)
+        local entity = (vehicle and vehicle ~= 0) and vehicle or ped
+        local c = GetEntityCoords(entity)
+        local heading = GetEntityHeading(entity) + 0.0
+        local now = GetGameTimer()
+        local due = last == nil or now - last.at >= KEEPALIVE
+          or math.sqrt((c.x - last.x) ^ 2 + (c.y - last.y) ^ 2 + (c.z - last.z) ^ 2) > MOVED
+          or turned(heading, last.heading) > TURNED
+        if due then
+          TriggerServerEvent('dispatch-terminal:position', {
+            x = c.x + 0.0, y = c.y + 0.0, z = c.z + 0.0, heading = heading, speed = GetEntitySpeed(entity) + 0.0,
+          })
+          last = { x = c.x, y = c.y, z = c.z, heading = heading, at = now }
+        end
+      end
+    end
+  end)
+end
 
 RegisterNetEvent('dispatch-terminal:alarm', function(alarm)
   PlaySoundFrontend(-1, 'TIMER_STOP', 'HUD_MINI_GAME_SOUNDSET', true)

@@ -27,6 +27,11 @@ Config.Panic = { enabled = true, key = '' }
 -- exports['ps-dispatch']:CustomAlert(...) from client scripts becomes a call on the board.
 Config.CustomAlert = { enabled = true }
 
+-- Unit positions for the board's map: while a player occupies a unit, their vehicle's (or their own)
+-- position goes to the server every intervalMs (1000 to 5000) when it moved, else every 10 s; the
+-- server sends one batch for all units. Needs the key's scope units:unit.ingame_position.
+Config.Positions = { enabled = true, intervalMs = 1500 }
+
 -- Status keys, panic button and CustomAlert from one player: at most this many per minute.
 Config.PlayerEventsPerMinute = 12
 

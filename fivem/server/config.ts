@@ -15,6 +15,8 @@ export interface ResourceConfig {
   /** Player events (status keys, panic, CustomAlert from a client) per player and minute. */
   perMinute: number;
   medic: { enabled: boolean; settings: Record<string, unknown> };
+  /** Players' positions while they occupy a unit, one batch per interval (1000–5000 ms). */
+  positions: { enabled: boolean; intervalMs: number };
 }
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? v as Record<string, unknown> : {});
@@ -36,5 +38,6 @@ export function readConfig(raw: unknown): ResourceConfig {
     customAlert: bool(obj(c.CustomAlert).enabled, true),
     perMinute: int(c.PlayerEventsPerMinute, 12, 1, 600),
     medic: { enabled: bool(enabled, false), settings },
+    positions: { enabled: bool(obj(c.Positions).enabled, true), intervalMs: int(obj(c.Positions).intervalMs, 1500, 1000, 5000) },
   };
 }

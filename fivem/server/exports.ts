@@ -8,6 +8,7 @@ import type { GameBridge, ReportCallInput } from '../../client-sdk/game.ts';
 import { callOfCustomAlert } from './custom-alert.ts';
 import { natives } from './natives.ts';
 import type { People } from './people.ts';
+import { positionsOfExport, sendAll } from './positions.ts';
 import { exported, ExportError } from './results.ts';
 
 type Log = (message: string) => void;
@@ -62,6 +63,11 @@ export function gameExports(bridge: () => GameBridge, people: People, log: Log):
       return bridge().lookupPlayer({ userId: await people.userIdOf(w) });
     },
     setBadge: (player: unknown, badge: unknown) => people.setBadge(player, badge),
+    /** Positions of units by callsign, for resources that track vehicles themselves (500 per request). */
+    sendPositions: (list: unknown) => {
+      const positions = positionsOfExport(list);
+      return sendAll(bridge(), positions);
+    },
     /** ps-dispatch compatibility (server side); clients reach it through client.lua's CustomAlert. */
     CustomAlert: (data: unknown) => bridge().reportCall(callOfCustomAlert(data, reporter())),
   };

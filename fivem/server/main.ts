@@ -13,6 +13,7 @@ import { medicExports, startMedic, type Medic } from './medic.ts';
 import { natives } from './natives.ts';
 import { createPeople } from './people.ts';
 import { listenToPlayers } from './players.ts';
+import { startPlayerPositions } from './positions.ts';
 import { ExportError } from './results.ts';
 
 const RESOURCE = natives.GetCurrentResourceName();
@@ -22,6 +23,7 @@ let config: ResourceConfig | null = null;
 let game: GameBridge | null = null;
 let medic: Medic | null = null;
 let watch: AlarmWatch | null = null;
+let positions: ReturnType<typeof startPlayerPositions> | null = null;
 
 const bridge = (): GameBridge => {
   if (game) return game;
@@ -44,6 +46,10 @@ function configure(raw: unknown) {
   if (!/^https?:\/\/[^/]/.test(config.url)) return say(`the URL ${JSON.stringify(config.url)} is not http(s)://host[:port]: exports answer 503`);
   game = createGameBridge({ baseUrl: config.url, apiKey: config.key });
   if (config.alarms.enabled) watch = alarmsToCrews(game, people, config.alarms.pollMs, say);
+  if (config.positions.enabled) {
+    const batchBridge = createGameBridge({ baseUrl: config.url, apiKey: config.key, retries: 0, timeoutMs: 5_000 });
+    positions = startPlayerPositions(bridge, batchBridge, people, config.positions.intervalMs, say);
+  }
   if (config.medic.enabled) {
     try {
       medic = startMedic({ baseUrl: config.url, apiKey: config.key, dir: natives.GetResourcePath(RESOURCE), idPrefix: RESOURCE, settings: config.medic.settings, log: say });
@@ -51,17 +57,20 @@ function configure(raw: unknown) {
       say(`medic queue not started: ${(err as Error).message}`);
     }
   }
-  say(`reports to ${config.url}${watch ? `; alarms every ${config.alarms.pollMs} ms` : ''}${medic ? '; medic queue on' : ''}`);
+  const sending = positions ? `; positions every ${config.positions.intervalMs} ms` : '';
+  say(`reports to ${config.url}${watch ? `; alarms every ${config.alarms.pollMs} ms` : ''}${sending}${medic ? '; medic queue on' : ''}`);
 }
 
 natives.on('dispatch-terminal:config', configure);
 natives.on('onResourceStop', (name: string) => {
   if (name !== RESOURCE) return;
   watch?.close();
+  positions?.stop();
   void medic?.stop();
 });
 natives.RegisterCommand('dispatch_terminal_status', (source: number) => {
   if (Number(source) !== 0) return;
   const m = medic ? `; medic ${medic.sync.status().state}: ${medic.sync.status().message}` : '';
-  say(`${game ? `reporting to ${config!.url}` : 'not configured'}${watch ? '; alarms on' : ''}${m}`);
+  const p = positions ? `; positions: ${positions.batch.pending} waiting${positions.batch.failures ? `, ${positions.batch.failures} failed in a row` : ''}` : '';
+  say(`${game ? `reporting to ${config!.url}` : 'not configured'}${watch ? '; alarms on' : ''}${p}${m}`);
 }, true);

@@ -19,7 +19,7 @@ t.test('client.lua registers the status keys, the panic button and the CustomAle
   ], 'a key mapping per status of config.lua (changeable in the game\'s settings), the panic button without a default key');
   t.match(client.mappings[2].description, /^Status 3: Einsatz übernommen$/);
   t.same(client.clientExports, ['CustomAlert']);
-  t.same(client.netEvents, ['dispatch-terminal:alarm', 'dispatch-terminal:cleared', 'dispatch-terminal:result']);
+  t.same(client.netEvents, ['dispatch-terminal:alarm', 'dispatch-terminal:cleared', 'dispatch-terminal:result', 'dispatch-terminal:unit']);
 });
 
 t.test('keys and the panic button become server events; no key, no HTTP on the client', async (t) => {

@@ -38,7 +38,7 @@ t.test('Node 16, and the exports answer 503 until configured', async (t) => {
   t.match((await fivem.send({ op: 'output' })).version, /^v16\./);
   t.match(await call('clockIn', { badge: 7 }), { ok: false, status: 503, reason: 'unavailable', error: /starting/ });
   await fivem.send({ op: 'config', config: { Url: 'http://unused.invalid', Medic: { enabled: true }, PlayerEventsPerMinute: 12, Alarms: { enabled: true, pollMs: 250 } } });
-  t.match((await fivem.send({ op: 'output' })).output, [new RegExp(`reports to ${server.url.replace(/[.]/g, '\\.')}; alarms every 250 ms; medic queue on`)], 'the convar URL wins over Config.Url');
+  t.match((await fivem.send({ op: 'output' })).output, [new RegExp(`reports to ${server.url.replace(/[.]/g, '\\.')}; alarms every 250 ms; positions every 1500 ms; medic queue on`)], 'the convar URL wins over Config.Url');
 });
 
 t.test("the README's Lua example, replayed: every export reaches the server", async (t) => {

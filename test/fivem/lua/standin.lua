@@ -3,7 +3,41 @@
 -- Not a real FiveM: no game, no network. Used by test/fivem/lua.test.ts.
 local M = { record = {}, commands = {}, mappings = {}, netHandlers = {}, handlers = {}, clientExports = {} }
 
-local function add(t) M.record[#M.record + 1] = t end
+-- Game time (GetGameTimer) and threads: CreateThread makes a coroutine that runs only when the
+-- script advances the clock (M.advance), each Wait(ms) resuming it ms later. With M.timed set,
+-- server events are recorded with the time they were sent.
+M.clock = 0
+M.timed = false
+M.threads = {}
+
+local function add(t)
+  if M.timed and t.kind == 'serverEvent' then t.at = M.clock end
+  M.record[#M.record + 1] = t
+end
+
+function GetGameTimer() return M.clock end
+function CreateThread(fn) M.threads[#M.threads + 1] = { co = coroutine.create(fn), wake = M.clock } end
+function Wait(ms) coroutine.yield(ms or 0) end
+function M.advance(ms)
+  local target = M.clock + ms
+  while true do
+    local due = nil
+    for _, th in ipairs(M.threads) do
+      if not th.dead and th.wake <= target and (due == nil or th.wake < due.wake) then due = th end
+    end
+    if due == nil then break end
+    M.clock = math.max(M.clock, due.wake)
+    local ok, waited = coroutine.resume(due.co)
+    if not ok then error(waited) end
+    if coroutine.status(due.co) == 'dead' then due.dead = true else due.wake = M.clock + math.max(1, waited or 0) end
+  end
+  M.clock = target
+end
+
+-- The player's ped and, when M.vehicle is set, the vehicle they sit in (entity 42).
+M.ped = { coords = { x = 215.5, y = -810.25, z = 30.75 }, heading = 90.0, speed = 0.0 }
+M.vehicle = nil
+local function entity(e) return (e == 42 and M.vehicle) or M.ped end
 
 local function encode(v)
   local t = type(v)
@@ -60,7 +94,10 @@ function AddTextComponentSubstringPlayerName(text) add({ kind = 'notify', text =
 function EndTextCommandThefeedPostTicker() end
 function PlaySoundFrontend() end
 function PlayerPedId() return 1 end
-function GetEntityCoords() return { x = 215.5, y = -810.25, z = 30.75 } end
+function GetVehiclePedIsIn(ped, last) return M.vehicle and 42 or 0 end
+function GetEntityCoords(e) local c = entity(e).coords return { x = c.x, y = c.y, z = c.z } end
+function GetEntityHeading(e) return entity(e).heading end
+function GetEntitySpeed(e) return entity(e).speed end
 function GetStreetNameAtCoord() return 1234, 0 end
 function GetStreetNameFromHashKey(hash) return hash == 1234 and 'Alta Street' or '' end
 function IsPedMale() return true end
