@@ -64,7 +64,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     chat,
     hub: createHub(db, bus, log, { ...defaultHubOptions, ...opts.hub }, metrics.hub),
     positions: createPositions(db, bus, log, { ...defaultPositionsOptions, ...opts.positions }),
-    positionDelivery: createPositionDelivery(),
+    positionDelivery: createPositionDelivery(bus),
     metrics,
   };
   const monitor = monitorDatabase(db, dbHealth, log);

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { GuildPositions } from '../../server/domains/positions/memory.ts';
 import { createPositionDelivery } from '../../server/domains/positions/delivery.ts';
+import { createMemoryBus } from '../../server/hub/bus.ts';
 import type { PositionsFrame } from '../../contract/positions.ts';
 
 const at = (n: number) => Date.now() + n;
@@ -20,7 +21,7 @@ t.test('latest wins and older positions (late from another node) are ignored', a
 });
 
 t.test('a slow pulling subscriber gets one frame covering everything it missed, never a backlog', async (t) => {
-  const delivery = createPositionDelivery();
+  const delivery = createPositionDelivery(createMemoryBus());
   t.teardown(() => delivery.close());
   const g = new GuildPositions();
   g.apply([{ callsign: 'A', x: 0, y: 0, z: 0, heading: 0, speed: 0, at: at(0) }], true);

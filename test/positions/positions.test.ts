@@ -166,3 +166,19 @@ t.test('AAO proposals take the nearest units first', async (t) => {
   t.same(p.requirements[0].proposed, ['RTW-B'], 'with positions: the nearest');
   t.ok(p.units[0].distance > 0 && p.units[0].distance < 50, `its distance ${p.units[0].distance}`);
 });
+
+t.test('the guild\'s stale time (map settings) marks old positions and reaches live frames', async (t) => {
+  const board = subscribe({ key }, { intervalMs: 250 });
+  await until(() => board.frames.length >= 1, 'the full frame');
+  t.equal((await api('PUT', '/admin/map', { key, body: { staleAfterSeconds: 10 } })).status, 200);
+  t.equal((await api('POST', '/units', { key, body: { callsign: 'OLD-1' } })).status, 200);
+  // A position received 20 s ago (as if the game stopped sending then), put into the node's memory.
+  (await server.deps.positions.guild(G)).apply([{ callsign: 'OLD-1', x: 1, y: 1, z: 0, heading: 0, speed: 0, at: Date.now() - 20_000 }], false);
+  await put([{ callsign: 'HLF-1', x: 7, y: 7 }]);
+  const by = Object.fromEntries(((await api('GET', '/units', { key })).body.units as any[]).map((u) => [u.callsign, u.position]));
+  t.match(by['OLD-1'], { stale: true }, '20 s old with a stale time of 10 s');
+  t.ok(by['OLD-1'].ageSeconds >= 20);
+  t.match(by['HLF-1'], { stale: false });
+  await until(() => board.frames.some((f) => f.frame.staleAfterMs === 10_000), 'a frame with the new stale time', 5000);
+  t.equal((await api('PUT', '/admin/map', { key, body: { staleAfterSeconds: 60 } })).status, 200);
+});

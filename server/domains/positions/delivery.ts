@@ -1,4 +1,5 @@
 import type { LiveSocket } from '../../hub/fanout.ts';
+import type { Bus } from '../../hub/bus.ts';
 import type { PositionsFrame } from '../../../contract/positions.ts';
 import type { GuildPositions } from './memory.ts';
 
@@ -32,8 +33,21 @@ const envelope = (subIdJson: string, data: string) => `{"id":${subIdJson},"resul
  * more than MAX_BUFFERED unsent bytes is skipped; its next frame covers everything it missed, so a
  * slow board never builds a backlog and never misses a unit's latest place.
  */
-export function createPositionDelivery() {
+export function createPositionDelivery(bus: Bus) {
   const groups = new Map<string, Group>();
+  // The guild's map settings changed: later frames carry its stale time.
+  const offEvents = bus.onEvents((events) => {
+    for (const ev of events) {
+      for (const op of ev.deltas.settings ?? []) {
+        const seconds = op.key === 'map' ? (op.value as { staleAfterSeconds?: unknown } | undefined)?.staleAfterSeconds : undefined;
+        if (typeof seconds === 'number') setStaleAfter(ev.guildId, seconds * 1000);
+      }
+    }
+  });
+
+  function setStaleAfter(guildId: string, staleAfterMs: number): void {
+    for (const group of groups.values()) if (group.key.startsWith(`${guildId}\u0000`)) group.staleAfterMs = staleAfterMs;
+  }
   let frames = 0;
   let skipped = 0;
 
@@ -123,16 +137,13 @@ export function createPositionDelivery() {
         leave(group);
       }
     },
-    /** The stale threshold changed (the guild's map settings): later frames carry it. */
-    setStaleAfter(guildId: string, staleAfterMs: number): void {
-      for (const group of groups.values()) if (group.key.startsWith(`${guildId}\u0000`)) group.staleAfterMs = staleAfterMs;
-    },
     get stats() {
       let subscriptions = 0;
       for (const g of groups.values()) subscriptions += g.sockets.size + g.pullers.size;
       return { groups: groups.size, subscriptions, frames, skipped };
     },
     close(): void {
+      offEvents();
       for (const group of groups.values()) clearInterval(group.timer);
       groups.clear();
     },

@@ -5,11 +5,12 @@ import type { LiveSocket } from '../../hub/fanout.ts';
 import { checkAccess } from '../../trpc/init.ts';
 import type { Meta } from '../../trpc/meta.ts';
 import { sessionRights } from '../live/rights.ts';
-import { positionLimits, type PositionIn, type PositionsFrame, type UnitPosition } from '../../../contract/positions.ts';
+import { staleAfterMs as mapStaleAfterMs } from '../map/store.ts';
+import type { PositionIn, PositionsFrame, UnitPosition } from '../../../contract/positions.ts';
 
-/** The guild's stale threshold (ms). */
-export async function staleAfterMs(_deps: Deps, _guildId: string): Promise<number> {
-  return positionLimits.staleAfterMs;
+/** The guild's stale threshold (ms): its map settings', default 60 s. */
+export function staleAfterMs(deps: Deps, guildId: string): Promise<number> {
+  return mapStaleAfterMs(deps.sql, guildId);
 }
 
 /**
