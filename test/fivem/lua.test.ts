@@ -63,7 +63,7 @@ t.test("config.lua parses; server.lua hands Config to server.js; the README's Lu
   t.ok(calls.every((c: any) => c.resource === 'dispatch-terminal'));
   t.same(calls.map((c: any) => c.name), [
     'reportCall', 'resolveCall', 'clockIn', 'clockIn', 'clockStatus', 'occupyUnit', 'setUnitStatus', 'leaveUnit', 'clockOut',
-    'lookupEmployee', 'setBadge', 'CustomAlert', 'admit', 'injury', 'vitals', 'flush', 'careTier', 'notruf',
+    'lookupEmployee', 'setBadge', 'sendPositions', 'CustomAlert', 'admit', 'injury', 'vitals', 'flush', 'careTier', 'notruf',
   ]);
   const byName = (n: string) => calls.find((c: any) => c.name === n);
   t.same(byName('clockIn').args, [{ badge: 7 }, { $function: true }], 'who, then the callback');
@@ -71,6 +71,7 @@ t.test("config.lua parses; server.lua hands Config to server.js; the README's Lu
   t.same(byName('setUnitStatus').args, [{ badge: 7 }, '3']);
   t.same(byName('occupyUnit').args, [{ badge: 7 }, 'RTW 1']);
   t.same(byName('setBadge').args, [3, '07']);
+  t.same(byName('sendPositions').args, [[{ callsign: 'RTW 1', x: 215.5, y: -810.2, z: 30.7, heading: 90, speed: 12.5 }], { $function: true }], 'a list of positions, then the callback');
   t.match(byName('reportCall').args[0], { externalId: 'bank-17', kind: 'alarm', location: { x: 150.2, y: -1040.1 } });
   t.match(run.record.at(-1).lines, ['clocked in', 'nil', 'nil nil', /^medic events delivered: table/, /^care tier: table/], 'the callbacks ran (the stand-in answers { ok = true, data = {} })');
 });

@@ -58,10 +58,12 @@ t.test("the README's Lua example, replayed: every export reaches the server", as
   t.match(results.occupyUnit[0].data, { userId: IDA, callsign: 'RTW 1' });
   t.match(results.leaveUnit[0].data, { userId: IDA, callsign: null, left: 'RTW 1' });
   t.match(results.lookupEmployee[0].data, { userId: IDA, nickname: 'Ida', badgeNumber: '07' });
+  t.same(results.sendPositions[0].data, { accepted: 1, unknown: [] }, 'a position for RTW 1');
   t.equal(results.flush[0].data, true, 'the medic queue delivered');
   t.equal(results.careTier[0].data, 3, 'no service rank with a tier: job grade 1 is tier 3 (Config.Medic.Tiers.jobs)');
   t.match(results.notruf[0].data, { externalId: 'amb-42', kind: 'notruf', title: 'Notruf', source: 'dispatch-terminal' });
 
+  t.match((await must(api('GET', '/units', { key }))).units.find((u: any) => u.callsign === 'RTW 1').position, { x: 215.5, y: -810.2, heading: 90, speed: 12.5 });
   const onDuty = await must(api('GET', '/admin/clock-status/08', { key }));
   t.match(onDuty, { clockedIn: true }, 'Jan (player 3) is clocked in');
   t.match(await must(api('GET', '/admin/clock-status/07', { key })), { clockedIn: false }, 'Ida clocked out again');
