@@ -1,12 +1,8 @@
 import t from 'tap';
-import WebSocket from 'ws';
-import { createTRPCClient, createWSClient, wsLink, TRPCClientError } from '@trpc/client';
-import superjson from 'superjson';
-import type { AppRouter } from '../../server/trpc/app-router.ts';
-import type { PositionsFrame } from '../../contract/positions.ts';
 import { client, startTestServer } from '../helpers/server.ts';
 import { assertError, scopedKey, unscopedKey } from '../helpers/fixtures.ts';
-import { until, wsWithCookie } from '../helpers/live.ts';
+import { until } from '../helpers/live.ts';
+import { subscribePositions } from '../helpers/positions.ts';
 import { seedWorld, sessions } from '../units/world.ts';
 
 const G = '631000000000000001';
@@ -28,25 +24,7 @@ for (const callsign of ['RTW-1', 'NEF-1', 'HLF-1']) {
 const put = (positions: unknown[], cred: { key?: string; session?: { cookie: string; guildId: string } } = { key: game }) =>
   api('PUT', '/integrations/ingame/positions', { ...cred, body: { positions } });
 
-function subscribe(opts: { key?: string; session?: { cookie: string; guildId: string } }, input: { intervalMs?: number } = {}) {
-  const WS = opts.session ? wsWithCookie(opts.session.cookie) : WebSocket;
-  const wsClient = createWSClient({
-    url: `${server.url.replace('http', 'ws')}/trpc`, WebSocket: WS as never,
-    connectionParams: () => (opts.key ? { authorization: `Bearer ${opts.key}` } : { guildId: opts.session!.guildId }),
-  });
-  const c = createTRPCClient<AppRouter>({ links: [wsLink({ client: wsClient, transformer: superjson })] });
-  const frames: { frame: PositionsFrame; receivedAt: number }[] = [];
-  const errors: TRPCClientError<any>[] = [];
-  const sub = c.live.positions.subscribe(input, {
-    onData: (frame) => void frames.push({ frame: frame as PositionsFrame, receivedAt: Date.now() }),
-    onError: (err) => void errors.push(err as TRPCClientError<any>),
-  });
-  t.teardown(() => {
-    sub.unsubscribe();
-    wsClient.close();
-  });
-  return { frames, errors, stop: () => { sub.unsubscribe(); wsClient.close(); } };
-}
+const subscribe = (cred: Parameters<typeof subscribePositions>[2], input: { intervalMs?: number } = {}) => subscribePositions(t, server.url, cred, input);
 
 t.test('the game sends positions; GET /units shows each with its age', async (t) => {
   const res = await put([{ callsign: 'rtw-1', x: 120.5, y: -800.25, z: 30, heading: 90, speed: 12.5 }, { callsign: 'NEF-1', x: 1, y: 2 }, { callsign: 'GHOST-9', x: 0, y: 0 }]);
