@@ -57,6 +57,19 @@ t.test('players\' positions reach GET /units, batched per interval; a game canno
   await eventually(async () => (await positionOf('RTW 1')) !== null && (await positionOf('NEF 2')) !== null, 'both positions on the board', 8000);
   t.match(await positionOf('RTW 1'), { x: 100.5, y: -200.25, z: 30, heading: 90, speed: 12.5, stale: false }, 'Ida\'s position is RTW 1\'s, whatever callsign her game named');
   t.match(await positionOf('NEF 2'), { x: 300, y: 400, heading: 180 }, 'Jan\'s is NEF 2\'s; Kai (in no unit) naming NEF 2 changed nothing');
+  // One request for both units: the server stamps a request's positions with one time. (A tick may
+  // fall between the two events; of three tries at least one pair shares a batch.)
+  let together = (await positionOf('RTW 1')).at === (await positionOf('NEF 2')).at;
+  for (let i = 0; i < 2 && !together; i++) {
+    await new Promise((r) => setTimeout(r, 1100));
+    const before = (await positionOf('NEF 2')).at;
+    await net(4, 'position', { x: 100.5, y: -200.25, z: 30, heading: 90, speed: 12.5 });
+    await net(3, 'position', { x: 300, y: 400, z: 20, heading: 180, speed: 0 });
+    await eventually(async () => (await positionOf('NEF 2')).at !== before, 'sent again', 8000);
+    await new Promise((r) => setTimeout(r, 1100));
+    together = (await positionOf('RTW 1')).at === (await positionOf('NEF 2')).at;
+  }
+  t.ok(together, 'RTW 1 and NEF 2 arrived in one PUT');
   await new Promise((r) => setTimeout(r, 1500)); // one more interval: nothing of Kai's was waiting either
   t.match(await positionOf('NEF 2'), { x: 300, y: 400 });
   t.equal(await positionOf('HLF 3'), null, 'HLF 3 (no crew) has no position');
