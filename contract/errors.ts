@@ -66,8 +66,8 @@ export interface SpecificReasons {
   name_taken: { name: string };
   /** The version sent is not the stored one: read the record again and reapply the change. */
   stale_version: Record<never, never>;
-  /** A map calibration the server cannot use (`detail`: why, in English): points off the image, too close, or no image. */
-  map_calibration_invalid: { detail: string };
+  /** A map calibration the server cannot use: `problem` `spread` (the points do not differ in `axes`, comma-separated of px, py, x, y), `outside` (point `point` lies off the image) or `no_image`. */
+  map_calibration_invalid: { problem: 'spread' | 'outside' | 'no_image'; axes?: string; point?: string };
   /** The map image `upload` is no upload of this guild. */
   map_image_unknown: { upload: string };
   /** Postal code `code` is in the postal layer sent twice (in any case). */

@@ -31,6 +31,11 @@ const german: Partial<Record<ErrorReason, (p: Params) => string | undefined>> = 
   status_in_use: (p) => p.status && p.units && `Status ${p.status} wird noch verwendet von ${p.units}.`,
   unit_type_in_use: (p) => p.type && `Fahrzeugtyp ${p.type} wird noch verwendet${p.units ? ` von ${p.units}` : ''}${p.units && p.keywords ? ' und' : ''}${p.keywords ? ` in den Stichwörtern ${p.keywords}` : ''}.`,
   unknown_unit_type: (p) => p.types && `Unbekannter Fahrzeugtyp: ${p.types}. Lege ihn zuerst unter Einstellungen → Alarm- und Ausrückeordnung an.`,
+  map_calibration_invalid: (p) => (p.problem === 'spread' ? 'Die beiden Punkte liegen zu nah beieinander: Sie müssen sich im Bild waagrecht und senkrecht und im Spiel in X und Y unterscheiden. Wähle zwei Orte weit auseinander, diagonal.'
+    : p.problem === 'outside' ? p.point && `Punkt ${p.point} liegt außerhalb des Bildes.`
+    : p.problem === 'no_image' ? 'Die Karte hat kein Bild zum Kalibrieren.' : undefined),
+  map_image_unknown: (p) => p.upload && `Das Bild ${p.upload} gibt es in dieser Wache nicht (mehr).`,
+  postal_duplicate: (p) => p.code && `Die PLZ ${p.code} steht zweimal in der Datei; jede PLZ darf nur einmal vorkommen (Groß-/Kleinschreibung zählt nicht).`,
 };
 
 /** English where the server's message would name something only its API knows (a capability's raw name). */

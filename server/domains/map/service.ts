@@ -30,19 +30,20 @@ export async function mapImage(deps: Deps, guildId: string) {
   return { contentType: found.contentType as 'image/png', base64: found.data.toString('base64'), filename: found.name };
 }
 
-const badCalibration = (why: string) => new AppError('BAD_REQUEST', `calibration: ${why}`, { reason: 'map_calibration_invalid', params: { detail: why } });
+type CalibrationProblem = { problem: 'spread' | 'outside' | 'no_image'; axes?: string; point?: string };
+const badCalibration = (why: string, params: CalibrationProblem) => new AppError('BAD_REQUEST', `calibration: ${why}`, { reason: 'map_calibration_invalid', params });
 
 /** 400 unless both points lie on the image and span both axes (contract/map.ts transformOf). */
 function checkCalibration(c: Calibration, image: { width: number; height: number }): void {
   c.points.forEach((p, i) => {
     if (p.px > image.width || p.py > image.height) {
-      throw badCalibration(`point ${i + 1} (${p.px}, ${p.py}) lies outside the ${image.width}×${image.height} image`);
+      throw badCalibration(`point ${i + 1} (${p.px}, ${p.py}) lies outside the ${image.width}×${image.height} image`, { problem: 'outside', point: String(i + 1) });
     }
   });
   const [a, b] = c.points;
   const same = (['px', 'py', 'x', 'y'] as const).filter((k) => Math.abs(a[k] - b[k]) < mapLimits.minSpread);
   if (same.length || !transformOf(c.points)) {
-    throw badCalibration(`the two points must differ by at least ${mapLimits.minSpread} in px, py, x and y; they do not in ${same.join(', ')} (pick two places far apart, diagonally)`);
+    throw badCalibration(`the two points must differ by at least ${mapLimits.minSpread} in px, py, x and y; they do not in ${same.join(', ')} (pick two places far apart, diagonally)`, { problem: 'spread', axes: same.join(', ') });
   }
 }
 
@@ -67,7 +68,7 @@ export async function setMap(deps: Deps, guildId: string, patch: { imageUploadId
       calibration = null; // made for another image
     }
     if (patch.calibration !== undefined) {
-      if (patch.calibration && !image) throw badCalibration('the map has no image to calibrate; send imageUploadId with it');
+      if (patch.calibration && !image) throw badCalibration('the map has no image to calibrate; send imageUploadId with it', { problem: 'no_image' });
       if (patch.calibration) checkCalibration(patch.calibration, image!);
       calibration = patch.calibration;
     }
