@@ -27,7 +27,7 @@ export const scopeRequirements: Readonly<Record<Scope, readonly Capability[] | '
   'facility:hospital.ingame_read': ['medic.files.view'],
   'facility:hospital.ingame_layout': ['settings.manage'],
   'capabilities:read': [],
-  'units:unit.ingame_position': ['dispatch.manage'],
+  'units:unit.ingame_position': ['dispatch.manage', 'dispatch.view'],
 };
 
 /** The table in words, for the docs: "calls:call.report: dispatch.manage; …; capabilities:read: nothing more". */

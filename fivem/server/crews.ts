@@ -48,7 +48,7 @@ export function createCrews(bridge: () => GameBridge, people: People, log: Log) 
       lastError = null;
     } catch (err) {
       const e = err as { status?: number; message?: string };
-      const message = e.status === 403 ? 'the key may not read GET /units (positions from players need an unscoped key)' : `${e.status ?? 0} ${e.message}`;
+      const message = e.status === 403 ? 'the key may not read GET /units (positions from players need the scope units:unit.ingame_position)' : `${e.status ?? 0} ${e.message}`;
       if (message !== lastError) log(`positions: who occupies which unit is unknown: ${message}`);
       lastError = message;
       return; // what was read last stays until it can be read again

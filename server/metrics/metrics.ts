@@ -13,6 +13,8 @@ export interface ScrapeSources {
   hubGuilds(): number;
   /** Events from other nodes through the broker, and the guilds followed there (hub/bus.ts BusStats). */
   bus(): { received: number; followed: number };
+  /** Unit positions: received (from the game here and from other nodes), held in memory, and their coalesced delivery. */
+  positions(): { received: number; units: number; subscriptions: number; frames: number; skipped: number };
   databaseUp(): boolean;
   pool(): { statementsMax: number; transactionsMax: number; transactionsOpen: number; transactionsLent: number; transactionsWaiting: number };
   /** Read only when the bus goes through Redis. */
@@ -94,6 +96,11 @@ export function createMetrics(parts: { redis: boolean }) {
   gauge('hub_guilds', 'Guilds whose live state this node holds.', () => read((s) => s.hubGuilds()));
   counted('bus_events_received_total', 'Events that came from other nodes through Redis (only of the guilds this node follows; its own echo is not counted).', () => read((s) => s.bus().received));
   gauge('bus_guilds_followed', 'Guilds whose Redis channel this node subscribes to (the guilds it serves, and for a while after their last board left).', () => read((s) => s.bus().followed));
+  counted('positions_received_total', 'Unit positions taken in: from the game through this node, and from other nodes through Redis.', () => read((s) => s.positions().received));
+  gauge('positions_units', 'Unit positions this node holds in memory (the guilds watched or moving).', () => read((s) => s.positions().units));
+  gauge('position_subscriptions', 'live.positions subscriptions on this node.', () => read((s) => s.positions().subscriptions));
+  counted('position_frames_total', 'Coalesced position frames sent (at most one per subscription and interval).', () => read((s) => s.positions().frames));
+  counted('position_frames_skipped_total', 'Intervals a position subscription got no frame because its socket still had too much unsent; its next frame catches up.', () => read((s) => s.positions().skipped));
   gauge('database_up', 'Whether PostgreSQL answers (1) or not (0), as the health probe last saw it.', () => read((s) => (s.databaseUp() ? 1 : 0)));
   new Gauge({
     name: `${P}database_connections`, help: 'Database connections: the pool\'s and the transactions\' limits, and the transactions\' open, lent and waiting counts.', labelNames: ['pool', 'state'] as const, ...reg,

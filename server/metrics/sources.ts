@@ -25,6 +25,11 @@ export function scrapeSources({ deps, ws, gatewayState, chartQueue }: ServerPart
     },
     hubGuilds: () => deps.hub.size,
     bus: () => deps.bus.stats,
+    positions() {
+      const { received, units } = deps.positions.stats;
+      const { subscriptions, frames, skipped } = deps.positionDelivery.stats;
+      return { received, units, subscriptions, frames, skipped };
+    },
     databaseUp: () => deps.dbHealth.up,
     pool() {
       const { statementsMax, transactions } = deps.db.connectionStats;

@@ -106,7 +106,7 @@ t.test('the export sendPositions: callsigns from server code, 500 per request, a
   t.match(bad, { ok: false, status: 400, reason: 'validation', error: /positions\[1\]/ });
 });
 
-t.test('a key with only units:unit.ingame_position: the export works; the players\' stream says what it lacks', async (t) => {
+t.test('a key with only units:unit.ingame_position serves the export and the players\' stream', async (t) => {
   const scoped = await node16Harness(t, resource, {
     convars: { dispatch_terminal_url: server.url, dispatch_terminal_key: await scopedKey(server.sql, G, ['units:unit.ingame_position']) },
     players: { 4: [`discord:${IDA}`] },
@@ -115,5 +115,9 @@ t.test('a key with only units:unit.ingame_position: the export works; the player
   const r = (await scoped.send({ op: 'export', name: 'sendPositions', args: [[{ callsign: 'HLF 3', x: 7, y: 8 }], { $function: true }] })).result;
   t.match(r, { ok: true, data: { accepted: 1, unknown: [] } });
   t.match(await positionOf('HLF 3'), { x: 7, y: 8 });
-  await eventually(async () => (await scoped.send({ op: 'output' })).output.some((l: string) => /may not read GET \/units/.test(l)), 'the console says why', 5000);
+  await scoped.send({ op: 'net', event: 'dispatch-terminal:positionsReady', source: 4, args: [] });
+  await eventually(async () => (await scoped.send({ op: 'sent' })).sent.some((s: any) => s.name === 'dispatch-terminal:unit' && s.args[0] === 'RTW 1'), 'Ida is told her unit', 5000);
+  await scoped.send({ op: 'net', event: 'dispatch-terminal:position', source: 4, args: [{ x: 4321, y: 1234, z: 0, heading: 10, speed: 0 }] });
+  await eventually(async () => (await positionOf('RTW 1'))?.x === 4321, 'Ida\'s position through the scoped key', 8000);
+  t.notOk((await scoped.send({ op: 'output' })).output.some((l: string) => /may not read GET \/units/.test(l)), 'the crews are read with the scope');
 });

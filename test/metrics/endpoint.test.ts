@@ -79,6 +79,8 @@ t.test('with the token: 200, Prometheus text, every family an operator expects',
     'dispatch_terminal_database_connections', 'dispatch_terminal_discord_gateway',
     'dispatch_terminal_chart_workers', 'dispatch_terminal_chart_renders_running', 'dispatch_terminal_chart_renders_waiting',
     'dispatch_terminal_chart_renders_refused_total',
+    'dispatch_terminal_positions_received_total', 'dispatch_terminal_positions_units', 'dispatch_terminal_position_subscriptions',
+    'dispatch_terminal_position_frames_total', 'dispatch_terminal_position_frames_skipped_total',
   ];
   const missing = families.filter((f) => !new RegExp(`^# TYPE ${f} `, 'm').test(text));
   t.same(missing, [], 'no family missing');

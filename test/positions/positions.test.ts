@@ -6,7 +6,12 @@ import { subscribePositions } from '../helpers/positions.ts';
 import { seedWorld, sessions } from '../units/world.ts';
 
 const G = '631000000000000001';
-const server = await startTestServer(t, {}, { positions: { persistEveryMs: 200 } });
+const METRICS_TOKEN = 'metrics-token-of-the-positions-test';
+const server = await startTestServer(t, { METRICS_TOKEN }, { positions: { persistEveryMs: 200 } });
+const metric = async (name: string) => {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return Number(new RegExp(`^dispatch_terminal_${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+};
 const api = client(server);
 await seedWorld(server.sql, G, [
   { userId: 'boss', nickname: 'Boss', badge: 1, admin: true },
@@ -95,6 +100,9 @@ t.test('live.positions: a full frame, then at most one frame per interval with o
   const count = board.frames.length;
   await new Promise((r) => setTimeout(r, 800));
   t.equal(board.frames.length, count, 'no frame while nothing moves');
+  t.equal(await metric('position_subscriptions'), 1, 'the metrics count the subscription');
+  t.equal(await metric('position_frames_total'), board.frames.length, 'and every frame it got');
+  t.ok(await metric('positions_received_total') >= 12, 'and the positions taken in');
 });
 
 t.test('a deleted unit leaves the map: its callsign comes in removed', async (t) => {

@@ -41,8 +41,8 @@ export const unitsRouter = router({
   list: guildProcedure
     .meta({
       rest: { method: 'GET', path: '/units' }, tag: 'Leitstelle',
-      summary: 'All units with status (label, alarm flag, since) and members.',
-      access: 'view', capability: 'dispatch.view', module: 'dispatch',
+      summary: 'All units with status (label, alarm flag, since), members and last known position. Keys with units:unit.ingame_position read it too: a game resource learns which players crew which unit, to send their positions.',
+      access: 'view', capability: 'dispatch.view', scopes: ['units:unit.ingame_position'], module: 'dispatch',
     })
     .output(s.UnitList)
     .query(({ ctx }) => listUnits(ctx.deps, ctx.guildId)),
