@@ -100,3 +100,18 @@ t.test('/me/preferences is open to every member, whatever the rank', async (t) =
     t.equal((await api('PUT', '/me/preferences', { session: as[user], body: { prefs: { alarmVolume: 5 } } })).status, 200, `${user} writes`);
   }
 });
+
+t.test('the map (issue 31): GET /map and /map/postals need dispatch.view; PUT /admin/map and /admin/map/postals settings.manage (or admin)', async (t) => {
+  for (const user of ['crew', 'disp', 'guest', 'norank', 'setter']) {
+    assertError(t, await api('GET', '/map', { session: as[user] }), 403, `${user} GET /map`);
+    assertError(t, await api('GET', '/map/postals', { session: as[user] }), 403, `${user} GET /map/postals`);
+  }
+  for (const user of ['crew', 'disp', 'guest', 'norank']) {
+    assertError(t, await api('PUT', '/admin/map', { session: as[user], body: { staleAfterSeconds: 30 } }), 403, `${user} PUT /admin/map`);
+    assertError(t, await api('PUT', '/admin/map/postals', { session: as[user], body: { postals: [] } }), 403, `${user} PUT /admin/map/postals`);
+  }
+  t.equal((await api('PUT', '/admin/map', { session: as.setter, body: { staleAfterSeconds: 30 } })).status, 200, 'settings.manage writes');
+  t.equal((await api('PUT', '/admin/map/postals', { session: as.setter, body: { postals: [{ code: '1', x: 0, y: 0 }] } })).status, 200);
+  t.match((await api('GET', '/map', { session: as.boss })).body, { staleAfterSeconds: 30, postals: 1 }, 'admin reads');
+  t.equal((await api('GET', '/map', { key })).status, 200, 'the unscoped key reads');
+});
