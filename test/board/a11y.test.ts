@@ -71,7 +71,7 @@ async function axeEveryTab(t: Test, viewport: { width: number; height: number },
   const ids = await eachTab(page, async (id) => {
     t.same(await seriousFindings(page), [], `${id}: no serious or critical axe finding`);
   });
-  t.equal(ids.length, 11, 'the admin saw all 11 tabs');
+  t.equal(ids.length, 12, 'the admin saw all 12 tabs');
 }
 
 t.test('axe: every tab at desk width, light and dark', async (t) => {

@@ -14,16 +14,16 @@ const tabsOf = async (page: import('playwright-core').Page) => page.locator('nav
 
 t.test('each person gets the tabs their rank allows, in the guild\'s tab order', async (t) => {
   const admin = await b.open(demo.admin);
-  t.same(await tabsOf(admin), ['Übersicht', 'Einheiten', 'Leitstelle', 'Meldungen aus dem Spiel', 'Stempeluhr', 'Einsätze', 'Statistik', 'Dokumente', 'Medic', 'Einstellungen', 'Einrichtung']);
+  t.same(await tabsOf(admin), ['Übersicht', 'Einheiten', 'Leitstelle', 'Meldungen aus dem Spiel', 'Karte', 'Stempeluhr', 'Einsätze', 'Statistik', 'Dokumente', 'Medic', 'Einstellungen', 'Einrichtung']);
   const dispatcher = await b.open(demo.dispatcher);
-  t.same(await tabsOf(dispatcher), ['Übersicht', 'Einheiten', 'Leitstelle', 'Meldungen aus dem Spiel', 'Stempeluhr', 'Einsätze', 'Statistik', 'Dokumente'], 'no settings without settings.manage (letterheads they may view)');
+  t.same(await tabsOf(dispatcher), ['Übersicht', 'Einheiten', 'Leitstelle', 'Meldungen aus dem Spiel', 'Karte', 'Stempeluhr', 'Einsätze', 'Statistik', 'Dokumente'], 'no settings without settings.manage (letterheads they may view)');
   const trainee = await b.open(demo.trainee);
   t.notOk((await tabsOf(trainee)).includes('Einstellungen'), 'a trainee sees no admin tab');
   t.notOk((await tabsOf(trainee)).includes('Meldungen aus dem Spiel'), 'nor the calls, which need dispatch.view');
 
   await b.server.sql`update guilds set tab_order = ${['incidents', 'timeclock', 'dispatch', 'settings']} where id = ${demo.guildId}`;
   const reordered = await b.open(demo.admin);
-  t.same(await tabsOf(reordered), ['Übersicht', 'Einsätze', 'Stempeluhr', 'Einheiten', 'Leitstelle', 'Meldungen aus dem Spiel', 'Einstellungen', 'Einrichtung', 'Statistik', 'Dokumente', 'Medic'], 'tabOrder of the branding decides (groups it does not name come last)');
+  t.same(await tabsOf(reordered), ['Übersicht', 'Einsätze', 'Stempeluhr', 'Einheiten', 'Leitstelle', 'Meldungen aus dem Spiel', 'Karte', 'Einstellungen', 'Einrichtung', 'Statistik', 'Dokumente', 'Medic'], 'tabOrder of the branding decides (groups it does not name come last)');
   await b.server.sql`update guilds set tab_order = '{}' where id = ${demo.guildId}`;
   for (const page of [admin, dispatcher, trainee, reordered]) await page.close();
 });
@@ -66,7 +66,7 @@ t.test('the own clock: the buttons follow the live on-duty state, also when cloc
 t.test('the English switch changes every label and is remembered', async (t) => {
   const page = await b.open(demo.admin);
   await page.click('#lang');
-  t.same(await tabsOf(page), ['Overview', 'Units', 'Dispatch', 'Calls from the game', 'Time clock', 'Incidents', 'Statistics', 'Documents', 'Medic', 'Settings', 'Setup']);
+  t.same(await tabsOf(page), ['Overview', 'Units', 'Dispatch', 'Calls from the game', 'Map', 'Time clock', 'Incidents', 'Statistics', 'Documents', 'Medic', 'Settings', 'Setup']);
   t.equal(await page.locator('#connection').innerText(), 'Live');
   t.equal(await page.locator('#logout').innerText(), 'Sign out');
   t.equal(await page.evaluate(() => document.documentElement.lang), 'en');

@@ -22,7 +22,7 @@ function watchErrors(page: Page): string[] {
 async function tour(t: Test, page: Page, device: 'desk' | 'phone') {
   const errors = watchErrors(page);
   const ids = await page.locator('nav.tabs [role=tab]').evaluateAll((tabs) => tabs.map((tab) => tab.id.slice('tab-'.length)));
-  t.same(ids, ['overview', 'units', 'dispatch', 'calls', 'clock', 'incidents', 'stats', 'documents', 'medic', 'settings', 'setup'], 'the admin sees every tab');
+  t.same(ids, ['overview', 'units', 'dispatch', 'calls', 'map', 'clock', 'incidents', 'stats', 'documents', 'medic', 'settings', 'setup'], 'the admin sees every tab');
   for (const id of ids) {
     await page.locator(`#tab-${id}`).click();
     t.equal(await page.locator(`#tab-${id}`).getAttribute('aria-selected'), 'true', `${id}: selected`);

@@ -20,8 +20,9 @@ const SettingsTab = lazy(() => import('./settings.tsx').then((m) => m.SettingsTa
 const DocumentsTab = lazy(() => import('./documents.tsx').then((m) => m.DocumentsTab));
 const SetupTab = lazy(() => import('./setup/setup-tab.tsx').then((m) => m.SetupTab));
 const MedicTab = lazy(() => import('./medic.tsx').then((m) => m.MedicTab));
+const MapTab = lazy(() => import('./map.tsx').then((m) => m.MapTab));
 
-export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'incidents' | 'stats' | 'documents' | 'medic' | 'settings' | 'setup';
+export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'map' | 'incidents' | 'stats' | 'documents' | 'medic' | 'settings' | 'setup';
 
 /**
  * A board section: `group` is its entry in the guild's `tabOrder` (branding), `shown` its module and
@@ -30,8 +31,8 @@ export type TabId = 'overview' | 'clock' | 'units' | 'dispatch' | 'calls' | 'inc
 export interface Tab { id: TabId; group: string; Component: ComponentType & { load?: Lazy['load'] }; shown: () => boolean }
 
 export const tabLabels = texts<Record<TabId, string>>(
-  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', incidents: 'Einsätze', stats: 'Statistik', documents: 'Dokumente', medic: 'Medic', settings: 'Einstellungen', setup: 'Einrichtung' },
-  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', incidents: 'Incidents', stats: 'Statistics', documents: 'Documents', medic: 'Medic', settings: 'Settings', setup: 'Setup' },
+  { overview: 'Übersicht', clock: 'Stempeluhr', units: 'Einheiten', dispatch: 'Leitstelle', calls: 'Meldungen aus dem Spiel', map: 'Karte', incidents: 'Einsätze', stats: 'Statistik', documents: 'Dokumente', medic: 'Medic', settings: 'Einstellungen', setup: 'Einrichtung' },
+  { overview: 'Overview', clock: 'Time clock', units: 'Units', dispatch: 'Dispatch', calls: 'Calls from the game', map: 'Map', incidents: 'Incidents', stats: 'Statistics', documents: 'Documents', medic: 'Medic', settings: 'Settings', setup: 'Setup' },
 );
 
 const allTabs: Tab[] = [
@@ -40,6 +41,7 @@ const allTabs: Tab[] = [
   { id: 'units', group: 'dispatch', Component: UnitsTab, shown: () => moduleOn('dispatch') && (can('dispatch.view') || can('timeclock.own.use')) },
   { id: 'dispatch', group: 'dispatch', Component: DispatchTab, shown: () => moduleOn('dispatch') },
   { id: 'calls', group: 'dispatch', Component: CallsTab, shown: () => moduleOn('dispatch') && can('dispatch.view') },
+  { id: 'map', group: 'dispatch', Component: MapTab, shown: () => moduleOn('dispatch') && can('dispatch.view') },
   { id: 'incidents', group: 'incidents', Component: IncidentsTab, shown: () => moduleOn('incidents') && can('dispatch.view') },
   { id: 'stats', group: 'stats', Component: StatsTab, shown: () => moduleOn('stats') && (can('stats.leaderboard.view') || can('timeclock.own.use')) },
   { id: 'documents', group: 'documents', Component: DocumentsTab, shown: () => showsLetterheads() || showsUploads() },
