@@ -29,7 +29,7 @@ const uploadId = String(await insertUpload(b.server.sql, demo.guildId, mapImage(
 async function cardShot(page: Awaited<ReturnType<typeof b.open>>, name: string) {
   const style = await page.addStyleTag({ content: 'header.top { position: static !important; }' });
   await page.locator('#settings-map').screenshot({ path: new URL(`./screenshots/${name}.png`, import.meta.url).pathname });
-  await style.evaluate((el) => el.remove());
+  await style.evaluate((el) => (el as HTMLElement).remove());
 }
 
 /** Clicks the image at (fx, fy) of its shown size; the pixel that is on the 800×600 image. */
