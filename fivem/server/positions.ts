@@ -2,8 +2,8 @@
  * Unit positions from the game to the board (issue 31). A player's game sends its position
  * (`dispatch-terminal:position`: x, y, z, heading, speed — no callsign) while the server has told it
  * that it sits in a unit; the server takes it for the unit it knows the player occupies (crews.ts),
- * at most one per player and half interval, and sends the latest per unit as one batched PUT per
- * interval (position-batch.ts). The export `sendPositions` is for resources that track vehicles
+ * at most one per player and half interval, and sends the latest per unit as one batched PUT every
+ * FLUSH_MS (position-batch.ts). The export `sendPositions` is for resources that track vehicles
  * themselves: trusted server code, so it names the callsigns.
  */
 import type { GameBridge, PositionIn } from '../../client-sdk/game.ts';
@@ -16,6 +16,11 @@ import { ExportError } from './results.ts';
 
 type Log = (message: string) => void;
 
+/**
+ * How often the waiting positions are sent: a player's move reaches the server within half a
+ * second, and a board within the next frame (1 s), so units move on the map within 1.5 s.
+ */
+const FLUSH_MS = 500;
 /** How often who occupies which unit is read again. */
 const ROSTER_MS = 5_000;
 /** One export call takes at most this many positions (sent 500 per request). */
@@ -47,7 +52,7 @@ export function startPlayerPositions(bridge: () => GameBridge, batchBridge: Game
     lastFrom.delete(String(natives.source));
   });
 
-  const ticks = setInterval(() => void batch.tick(), intervalMs);
+  const ticks = setInterval(() => void batch.tick(), Math.min(FLUSH_MS, intervalMs));
   const roster = setInterval(() => void crews.refresh(), ROSTER_MS);
   void crews.refresh();
   return {
