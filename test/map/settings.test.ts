@@ -76,8 +76,15 @@ t.test('a new image clears the calibration unless one comes with it; null clears
   const none = await api('PUT', '/admin/map', { key, body: { imageUploadId: null } });
   t.match(none.body, { image: null, calibration: null }, 'no image: no calibration');
   await api('PUT', '/admin/map', { key, body: { imageUploadId: String(image), calibration: { points } } });
+  const board = openBoard(server.url, { apiKey: key, topics: ['units'] });
+  t.teardown(board.close);
+  await board.until(() => board.state.stats.snapshots === 1);
+  const heard = board.frames.length;
+  await api('DELETE', `/uploads/${second}`, { key });
   await api('DELETE', `/uploads/${image}`, { key });
   t.match((await api('GET', '/map', { key })).body, { image: null, calibration: null }, 'deleting the upload takes image and calibration');
+  await board.until(() => board.frames.slice(heard).some((f: any) => JSON.stringify(f).includes('"op":"map"')));
+  t.equal(board.frames.slice(heard).filter((f: any) => JSON.stringify(f).includes('"op":"map"')).length, 1, 'boards re-read the map once: when its image went, not for another upload');
 });
 
 t.test('bad calibrations, images and stale times: 400/404 {error}, nothing changed', async (t) => {

@@ -82,6 +82,11 @@ export async function setMap(deps: Deps, guildId: string, patch: { imageUploadId
   });
 }
 
+/** Tells boards the map as it is now (its image upload was deleted: the foreign key cleared it). */
+export async function announceMap(tx: Tx, guildId: string): Promise<void> {
+  announce(tx, view(guildId, await store.mapSettings(tx.sql, guildId)));
+}
+
 function announce(tx: Tx, map: MapSettings): void {
   tx.emit('settings', { op: 'set', key: 'map', value: map });
   tx.emit('units', { op: 'map' });

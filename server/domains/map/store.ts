@@ -27,6 +27,12 @@ export async function mapSettings(db: Db, guildId: string): Promise<MapRow> {
   };
 }
 
+/** Whether the upload is the guild's map image. */
+export async function isMapImage(db: Db, guildId: string, uploadId: string): Promise<boolean> {
+  const [row] = await db`select 1 from map_settings where guild_id = ${guildId} and image_upload_id = ${uploadId}`;
+  return !!row;
+}
+
 /** Takes the guild's map row lock (made when missing), so edits of the settings run one at a time. */
 export async function lockMapSettings(db: Db, guildId: string): Promise<void> {
   await db`insert into map_settings (guild_id) values (${guildId}) on conflict (guild_id) do nothing`;

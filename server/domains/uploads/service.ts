@@ -1,4 +1,6 @@
 import { AppError } from '../../core/errors.ts';
+import { isMapImage } from '../map/store.ts';
+import { announceMap } from '../map/service.ts';
 import { letterheadById } from '../letterheads/store.ts';
 import { view as letterheadView } from '../letterheads/service.ts';
 import type { Deps } from '../../deps.ts';
@@ -46,9 +48,11 @@ export async function uploadImage(deps: Deps, guildId: string, id: string) {
 /** Deletes an upload with its event and audit row; letterheads showing it as their logo lose the logo (foreign key). */
 export async function deleteUpload(deps: Deps, guildId: string, id: string, actor: Actor) {
   return inGuildTx(deps.db, deps.bus, guildId, async (tx) => {
+    const shownOnMap = /^\d{1,18}$/.test(id) && await isMapImage(tx.sql, guildId, id);
     const gone = await store.deleteUpload(tx.sql, guildId, id);
     if (!gone) throw new AppError('NOT_FOUND', `no upload ${id} in this guild`);
     tx.emit('uploads', { op: 'delete', key: id });
+    if (shownOnMap) await announceMap(tx, guildId); // the map lost its image: boards re-read it
     // the foreign key cleared their logos: boards showing those letterheads get them as they are now
     for (const letterheadId of gone.clearedLetterheads) {
       const row = await letterheadById(tx.sql, guildId, letterheadId);
