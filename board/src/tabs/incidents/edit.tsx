@@ -6,6 +6,7 @@ import { draftOf, placeCoords, placeOf, placeText, samePlace, type Place, type P
 import { loadTimeline, timeline, writeSheet, type Sheet } from './store.ts';
 import { incidentText, priorityText } from './words.ts';
 import { callLimits, incidentLimits } from '../../../../contract/limits.ts';
+import { PickOnMap } from '../map/pick-button.tsx';
 
 interface Fields { keyword: string; priority: number; place: PlaceDraft }
 /** What the person is editing, and the sheet as it was when they began (its version is what the save sends). */
@@ -91,6 +92,7 @@ export function SheetForm({ s, canEdit }: { s: Sheet; canEdit: boolean }) {
         <label class="f-postal">{t.postal}<input id="sheet-postal" maxLength={callLimits.postal} disabled={off} value={f.place.postal} onInput={(e) => edit({ postal: e.currentTarget.value }, true)} /></label>
         <label class="f-x">{t.x}<input id="sheet-x" inputMode="decimal" disabled={off} value={f.place.x} onInput={(e) => edit({ x: e.currentTarget.value }, true)} /></label>
         <label class="f-y">{t.y}<input id="sheet-y" inputMode="decimal" disabled={off} value={f.place.y} onInput={(e) => edit({ y: e.currentTarget.value }, true)} /></label>
+        {!off && <PickOnMap onPick={(p) => edit({ x: String(p.x), y: String(p.y), ...(p.postal ? { postal: p.postal } : {}) }, true)} />}
       </div>
       {canEdit && (
         <div class="row">

@@ -82,16 +82,21 @@ export class MapScene {
     } else {
       bounds = this.drawGrid(extent!);
     }
-    // Room around the map (a followed unit at its edge still centres), but not lost at sea.
-    this.map.setMinZoom(this.map.getBoundsZoom(bounds) - 1);
+    // Fitted first and without animation: a zoom animation still running would end on its own
+    // target. Then room around the map (a followed unit at its edge still centres), but not lost at sea.
+    if (first) this.map.fitBounds(bounds, { animate: false });
+    this.map.options.minZoom = Math.min(this.map.getZoom(), this.map.getBoundsZoom(bounds) - 1);
     this.map.setMaxBounds(bounds.pad(4));
-    if (first) this.map.fitBounds(bounds);
     for (const u of this.units.values()) {
       const pos = u.marker.getLatLng() as L.LatLng & { game?: { x: number; y: number } };
       if (pos.game) u.marker.setLatLng(this.latLng(pos.game.x, pos.game.y));
       u.angle = NaN; // the heading's screen angle depends on the transform
     }
-    for (const p of this.places.values()) p.sig = ''; // re-placed on the next sync
+    for (const p of this.places.values()) {
+      const pos = p.marker.getLatLng() as L.LatLng & { game?: { x: number; y: number } };
+      if (pos.game) p.marker.setLatLng(this.latLng(pos.game.x, pos.game.y));
+    }
+    this.drawPostals();
   }
 
   /** Lines every 1000 game units over `e`, labelled with their X or Y along the edges and at the origin. */
