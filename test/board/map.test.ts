@@ -138,3 +138,20 @@ t.test('phone width: the map fills the screen, its controls are reachable', asyn
   t.ok(details.x >= 0 && details.x + details.width <= 390 && details.y + details.height <= 844, 'the details fit on the screen');
   await screenshot(page, 'map-phone');
 });
+
+t.test('a wide calls tab has the map beside the list; a narrower one loads no map', async (t) => {
+  const narrow = await b.openFor(t, demo.dispatcher, { tab: 'calls', viewport: { width: 1280, height: 800 } });
+  await narrow.locator('#calls').waitFor();
+  t.equal(await narrow.locator('#map-side').count(), 0, 'no map at 1280 px');
+  t.equal(await narrow.evaluate(() => 'L' in window), false, 'nor Leaflet');
+  await screenshot(narrow, 'map-calls-1280');
+  const wide = await b.openFor(t, demo.dispatcher, { tab: 'calls', viewport: { width: 1600, height: 900 } });
+  await wide.locator('#map-side .map-place[data-place="call:m:panic"]').waitFor();
+  const list = (await wide.locator('#calls').boundingBox())!;
+  const map = (await wide.locator('#map-side').boundingBox())!;
+  t.ok(map.x > list.x + list.width - 1, 'the map is beside the list');
+  t.ok(map.height > 500, `and tall (${map.height} px)`);
+  await wide.locator('#map-side .map-place[data-place="call:m:panic"]').click();
+  t.match(await wide.locator('#map-details').innerText(), 'Panikknopf Streife 7', 'its markers open their details there too');
+  await screenshot(wide, 'map-calls-wide');
+});

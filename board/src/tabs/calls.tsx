@@ -7,6 +7,7 @@ import { takeFailure, taking } from './calls/take.ts';
 import { busyCall, clearSelection, mergeSelected, notice, selection, showSheet } from './calls/triage.ts';
 import { callKinds, callText } from './calls/words.ts';
 import './calls/calls.css';
+import { WithMapBeside } from './map/calls-side.tsx';
 
 // New calls chime and flash on every tab, from the board's start (this module loads with the tabs).
 
@@ -93,6 +94,7 @@ export function CallsTab() {
   const t = callText();
   if (watching.value.length && !watching.value.includes('calls')) return <section class="card"><h2>{t.title}</h2><p class="muted">{t.noRight}</p></section>;
   return (
+    <WithMapBeside>
     <section class="card calls-card" aria-labelledby="calls-title">
       <div class="calls-bar">
         <h2 id="calls-title">{t.title} <Count /></h2>
@@ -104,5 +106,6 @@ export function CallsTab() {
       <TakeFailure />
       <Notice />
     </section>
+    </WithMapBeside>
   );
 }
