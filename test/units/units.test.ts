@@ -126,14 +126,15 @@ t.test('GET /units: status label, alarm flag and members', async (t) => {
   t.match(rtw, { status: '0', statusLabel: 'Notruf/priorisierter Sprechwunsch', alarm: true });
   t.same(rtw.members.map((m: any) => [m.userId, m.nickname]), [['crew1', 'Cora'], ['leit1', 'Lena']], 'members in the order they joined');
   t.ok(rtw.members.every((m: any) => Date.parse(m.since) > 0));
-  t.same(Object.keys(rtw).sort(), ['alarm', 'callsign', 'label', 'members', 'note', 'orgUnit', 'since', 'status', 'statusLabel', 'type']);
+  t.same(Object.keys(rtw).sort(), ['alarm', 'callsign', 'label', 'members', 'note', 'orgUnit', 'position', 'since', 'status', 'statusLabel', 'type']);
+  t.equal(rtw.position, null, 'no position until the game sends one');
   assertError(t, await api('GET', '/units?status=0', { key }), 400, 'no query parameters');
   await api('PUT', '/units/RTW-1/status', { key, body: { status: '2' } });
   await api('POST', '/admin/clock-out', { key, body: { badge: 2 } });
   await api('POST', '/admin/clock-out', { key, body: { badge: 3 } });
 });
 
-t.test('access: dispatch.view reads, units.manage writes, scoped keys never', async (t) => {
+t.test('access: dispatch.view reads, units.manage writes, scoped keys only read with the position scope', async (t) => {
   assertError(t, await api('GET', '/units', { session: s.crew }), 403, 'crew lacks dispatch.view', /dispatch\.view/);
   assertError(t, await api('POST', '/units', { session: s.viewer, body: { callsign: 'V' } }), 403, 'viewer lacks units.manage', /units\.manage/);
   assertError(t, await api('PATCH', '/units/RTW-1', { session: s.crew, body: { label: 'x' } }), 403, 'crew patch');
@@ -141,7 +142,9 @@ t.test('access: dispatch.view reads, units.manage writes, scoped keys never', as
   t.equal((await api('POST', '/units', { session: s.boss, body: { callsign: 'BOSS-1' } })).status, 200, 'admin session');
   for (const scope of specScopes) {
     const k = await scopedKey(server.sql, G, [scope]);
-    assertError(t, await api('GET', '/units', { key: k }), 403, `GET with scope ${scope}`);
+    // A game resource that sends positions reads the crews (which player is in which unit).
+    if (scope === 'units:unit.ingame_position') t.equal((await api('GET', '/units', { key: k })).status, 200, `GET with scope ${scope}`);
+    else assertError(t, await api('GET', '/units', { key: k }), 403, `GET with scope ${scope}`);
     assertError(t, await api('POST', '/units', { key: k, body: { callsign: 'S' } }), 403, `POST with scope ${scope}`);
     assertError(t, await api('DELETE', '/units/BOSS-1', { key: k }), 403, `DELETE with scope ${scope}`);
   }
