@@ -268,7 +268,7 @@ t.test('a node started after the failover with every seed in REDIS_URL, the dead
   // The product as users run it, in its own process, so a start that hangs can be ended.
   const seeds = [cluster.url, ...cluster.urls.filter((u) => u !== cluster.url)].join(',');
   const started = serveProcess(t, { REDIS_URL: seeds, DATABASE_URL: nodeA.databaseUrl, LOG_LEVEL: 'warn' });
-  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the node did not start within 10 s')), 10_000).unref());
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the node did not start within 30 s')), 30_000).unref());
   const nodeC = await Promise.race([started, timeout]);
   const [g] = await seed(nodeA, ['586000000000000001']);
   const b = openBoard(nodeC.url, { apiKey: g.key, topics: [...TOPICS] });
