@@ -26,9 +26,10 @@ function useTick(): () => void {
   };
 }
 
-/** The shown scenes, for tests and the benchmark (`window.dtMap`). */
+declare const DT_TEST_HOOKS: boolean;
+/** The shown scenes; the test build exposes them as `window.dtMap`. */
 const scenes = new Set<{ scene: MapScene; state: MapState }>();
-(globalThis as { dtMap?: unknown }).dtMap = { scenes, positions };
+if (DT_TEST_HOOKS) (globalThis as { dtMap?: unknown }).dtMap = { scenes, positions };
 
 export interface Picked { x: number; y: number; postal: string | null }
 
