@@ -44,7 +44,7 @@ t.test('the map loads on first show: the grid, the calls where the game put them
   await page.locator('#map .map-grid-label').first().waitFor();
   t.equal(await page.evaluate(() => 'L' in window), true, 'Leaflet loaded with the map');
   t.equal(await page.locator('#map-styles').count(), 1, 'its style sheet too');
-  t.ok(await page.locator('#map .map-grid-label', { hasText: 'X 1000' }).count(), 'the grid is labelled in game coordinates');
+  t.ok(await page.locator('#map .map-grid-label', { hasText: 'X 2000' }).count(), 'the grid is labelled in game coordinates');
   await page.locator('.map-place[data-place="call:m:1"]').waitFor();
   t.equal(await page.locator('.map-place[data-place="call:m:text"]').count(), 0, 'a call without coordinates has no marker');
   // Game north is up, east to the right: the panic (-1000, 2000) is left of and above the crash (200, -900).

@@ -112,7 +112,8 @@ export class MapScene {
       interactive: false, keyboard: false,
       icon: L.divIcon({ className: `map-grid-label ${cls}`, html: esc(text), iconSize: undefined }),
     }).addTo(this.base);
-    for (let x = e.minX; x <= e.maxX; x += step) label(e.minY, x, `X ${x}`, 'gx');
+    // Along the bottom every other line only: "X -4000" beside "X -3000" would overlap on a phone.
+    for (let x = e.minX; x <= e.maxX; x += step) if (x % (2 * step) === 0) label(e.minY, x, `X ${x}`, 'gx');
     for (let y = e.minY; y <= e.maxY; y += step) label(y, e.minX, `Y ${y}`, 'gy');
     for (let x = e.minX + 2 * step; x < e.maxX; x += 2 * step) for (let y = e.minY + 2 * step; y < e.maxY; y += 2 * step) label(y, x, `${x} | ${y}`, 'gxy');
     return L.latLngBounds([e.minY, e.minX], [e.maxY, e.maxX]);
