@@ -280,6 +280,8 @@ export function createLiveBoard(opts: LiveBoardOptions) {
 
   return {
     state,
+    /** The board's tRPC client: further subscriptions (`live.positions`) share its WebSocket and its reconnects. */
+    trpc: client.trpc,
     close() {
       sub.close();
       client.close();

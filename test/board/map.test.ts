@@ -16,9 +16,6 @@ const report = async (body: Record<string, unknown>) => {
   if (res.status !== 200) throw new Error(`report ${res.status}: ${res.text}`);
 };
 const putPositions = (positions: Record<string, unknown>[]) => call(b.server.url, 'PUT', '/integrations/ingame/positions', { key: gameKey, body: { positions } });
-/** Whether the positions route is on this main yet (the lead's part of issue 31). */
-const probe = await putPositions([]);
-const positionsRoute = probe.status !== 404;
 
 await report({ externalId: 'm:1', kind: 'notruf', title: 'Verkehrsunfall Legion Square', location: { street: 'Vespucci Blvd', x: 200, y: -900 } });
 await report({ externalId: 'm:panic', kind: 'panik', title: 'Panikknopf Streife 7', location: { x: -1000, y: 2000 } });
@@ -71,7 +68,22 @@ t.test('a call marker opens its details; Übernehmen takes it into an incident s
   t.notOk((calls.body.calls as { externalId: string }[]).some((c) => c.externalId === 'm:1'), 'the call is taken: no longer open');
 });
 
-t.test('units are placed by the positions the game PUTs and followed as they move', { skip: positionsRoute ? false : 'PUT /integrations/ingame/positions is not on this main yet' }, async (t) => {
+t.test('the map\'s positions come over the board\'s own WebSocket: one connection per board', async (t) => {
+  const page = await b.openFor(t, demo.dispatcher);
+  const sockets: string[] = [];
+  page.on('websocket', (ws) => void sockets.push(ws.url()));
+  await page.reload();
+  await page.locator('#connection.conn-live').waitFor();
+  await page.waitForTimeout(500); // and the alarm feed's socket
+  const before = sockets.length; // the board's live.watch and the alarm feed's me.alarm.watch
+  await page.locator('#tab-map').click();
+  await page.locator('#map .map-grid-label').first().waitFor();
+  t.equal((await putPositions([{ callsign: 'RTW-1', x: 10, y: 10 }])).status, 200);
+  await page.locator('.map-unit[data-unit="RTW-1"]').waitFor({ timeout: 5000 });
+  t.equal(sockets.length, before, `the map opened no WebSocket of its own (${sockets.join(', ')})`);
+});
+
+t.test('units are placed by the positions the game PUTs and followed as they move', async (t) => {
   const page = await b.openFor(t, demo.dispatcher, { tab: 'map' });
   await page.locator('#map .map-grid-label').first().waitFor();
   const put = await putPositions([

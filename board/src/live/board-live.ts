@@ -52,6 +52,8 @@ export function onSnapshot(fn: () => void): () => void {
 }
 
 let board: ReturnType<typeof createLiveBoard> | null = null;
+/** The open board's tRPC client (null while none): other subscriptions share its WebSocket. */
+export const liveTrpc = signal<ReturnType<typeof createLiveBoard>['trpc'] | null>(null);
 
 /** Watches `topics` of the open guild over one `live.watch` subscription until `stopLive`. */
 export function startLive(guildId: string, topics: Topic[]): void {
@@ -83,11 +85,13 @@ export function startLive(guildId: string, topics: Topic[]): void {
     },
   });
   board = current;
+  liveTrpc.value = current.trpc;
 }
 
 export function stopLive(): void {
   board?.close();
   board = null;
+  liveTrpc.value = null;
 }
 
 function receive(state: LiveState, frame: LiveFrame): void {

@@ -1,15 +1,13 @@
-import { signal } from '@preact/signals';
-import { createLiveClient, type LiveClient } from '../../../../client-sdk/live.ts';
-import { guild } from '../../app/session.ts';
+import { effect, signal } from '@preact/signals';
+import { liveTrpc } from '../../live/board-live.ts';
 import { positionLimits, type PositionsFrame, type UnitPosition } from '../../../../contract/positions.ts';
 
 /** A unit's position as the map keeps it: `seenAt` is the board's clock for when the server received it. */
 export interface ShownPosition { x: number; y: number; heading: number; speed: number; seenAt: number }
 
 /**
- * The units' positions while a map is shown: one `live.positions` subscription (a WebSocket of its
- * own, so the board's `live.watch` stays as it is), opened by the first map and closed with the
- * last. Positions live in a plain Map (200 units at 1 Hz must not re-render anything); `frames`
+ * The units' positions while a map is shown: one `live.positions` subscription on the board's
+ * WebSocket, opened by the first map and closed with the last. Positions live in a plain Map (200 units at 1 Hz must not re-render anything); `frames`
  * counts frames applied and `changed` holds the callsigns of the last one, for the map to move
  * exactly those markers.
  */
@@ -36,7 +34,7 @@ export function applyFrame(frame: PositionsFrame, now = Date.now()): void {
 }
 
 let users = 0;
-let client: LiveClient | null = null;
+let stopFollowing: (() => void) | null = null;
 let sub: { unsubscribe(): void } | null = null;
 
 /** A map is shown: subscribe (the first one). Returns the release; the last release unsubscribes. */
@@ -52,26 +50,32 @@ export function usePositionsStream(): () => void {
   };
 }
 
+/**
+ * Subscribes on the board's own WebSocket (no second connection), and again whenever the board
+ * opens a new one (the guild or the watched topics changed); tRPC re-subscribes after a reconnect
+ * by itself, and the server then starts with a full frame.
+ */
 function open(): void {
-  const guildId = guild.peek()?.guildId;
-  if (!guildId) return;
   positionsError.value = null;
-  client = createLiveClient({ url: location.origin, guildId });
-  sub = client.trpc.live.positions.subscribe({}, {
-    onData: (data) => {
-      // tracked() events arrive as { id, data }; plain yields as the frame
-      const frame = (data && typeof data === 'object' && 'data' in data ? (data as { data: unknown }).data : data) as PositionsFrame;
-      if (frame?.kind === 'positions') applyFrame(frame);
-    },
-    onError: (err) => void (positionsError.value = err instanceof Error ? err.message : String(err)),
+  stopFollowing = effect(() => {
+    const trpc = liveTrpc.value;
+    sub?.unsubscribe();
+    sub = null;
+    if (!trpc) return;
+    sub = trpc.live.positions.subscribe({}, {
+      onData: (frame) => {
+        if ((frame as PositionsFrame | undefined)?.kind === 'positions') applyFrame(frame as PositionsFrame);
+      },
+      onError: (err) => void (positionsError.value = err instanceof Error ? err.message : String(err)),
+    });
   });
 }
 
 function close(): void {
+  stopFollowing?.();
+  stopFollowing = null;
   sub?.unsubscribe();
-  client?.close();
   sub = null;
-  client = null;
   positions.clear();
   changed = [];
   frames.value++;
@@ -79,5 +83,5 @@ function close(): void {
 
 /** Test and benchmark hook: is a positions subscription open? */
 export function streaming(): boolean {
-  return client !== null;
+  return sub !== null;
 }
