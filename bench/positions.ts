@@ -19,11 +19,11 @@
  *               `--minutes` long, server RSS sampled throughout (memory flat);
  *   two nodes — (`--nodes 2`) coalesced on two nodes with Redis: PUTs to node A, every other board
  *               of each guild on node B; `--reference-seconds` long.
- * Per phase: the same PUTs with no board first (`--ingest` s: the server CPU of taking positions
- * in), then the boards, `--warmup`, and the measured window: server CPU per second (/proc), frames
+ * Per phase: the PUTs start, the boards join, `--warmup`, then the measured window: server CPU per second (/proc), frames
  * and bytes the boards received per second, position age on the boards p50/p99 (receive time minus
  * the position's `at`, one machine clock; and since the PUT left), server RSS every 5 s, the load
- * generator's own CPU. Targets (PASS / MISSED; exit code 0 either way): frames per-event/coalesced
+ * generator's own CPU; after it, the boards leave and the same PUTs run on alone for `--ingest` s
+ * (the server CPU of taking positions in, which both sides pay alike). Targets (PASS / MISSED; exit code 0 either way): frames per-event/coalesced
  * ≥ 10×, server CPU per-event/coalesced ≥ 5× (total, and the delivery alone: minus the ingest
  * CPU), age p99 ≤ 1.5 s (one node, and node B of two), RSS flat over the coalesced window.
  */
@@ -144,16 +144,6 @@ async function measurePhase(
     children.push(sendersChild);
     const senders = ipcPeer(sendersChild.proc, 'PUT senders');
     await senders.call('start', sendersJob);
-    await new Promise((res) => setTimeout(res, Math.min(3000, o.warmupMs)));
-    // The ingest alone: the same PUTs, no board.
-    const ingest0 = sum(serverCpu());
-    const ingestT0 = performance.now();
-    await senders.call('mark');
-    await new Promise((res) => setTimeout(res, o.ingestMs));
-    r.ingestPuts = await senders.call<SendersWindow>('unmark');
-    r.ingestCpuMs = sum(serverCpu()) - ingest0;
-    r.ingestMs = performance.now() - ingestT0;
-
     const boardsJob: BoardsJob = {
       stream: p.mode === 'coalesced' ? 'coalesced' : 'per-event', intervalMs: o.intervalMs, nodes: p.nodes, concurrency: 200, connectTimeoutMs: 180_000,
       boards: guilds.flatMap((g) => Array.from({ length: o.boards }, (_, k) => ({ port: ports[k % p.nodes], node: k % p.nodes, key: g.boardKey }))),
@@ -200,8 +190,18 @@ async function measurePhase(
     r.skipped = sum(stats1.map((s, i) => s.delivery.skipped - stats0[i].delivery.skipped));
     r.referenceEvents = sum(stats1.map((s, i) => s.referenceEvents - stats0[i].referenceEvents));
     r.problems = [...win.problems, ...puts.problems];
-    await senders.call('stop', undefined, 20_000);
+    // The ingest alone: the same PUTs with the boards gone, on the same warm process (measured
+    // before the boards joined, it also counted the server's own warm-up).
     await boardsPeer.call('close').catch(() => {});
+    await new Promise((res) => setTimeout(res, 2000));
+    const ingest0 = sum(serverCpu());
+    const ingestT0 = performance.now();
+    await senders.call('mark');
+    await new Promise((res) => setTimeout(res, o.ingestMs));
+    r.ingestPuts = await senders.call<SendersWindow>('unmark');
+    r.ingestCpuMs = sum(serverCpu()) - ingest0;
+    r.ingestMs = performance.now() - ingestT0;
+    await senders.call('stop', undefined, 20_000);
   } catch (err) {
     r.error = (err as Error).message;
     for (const s of [...servers, ...children]) if (s.stderr.length) r.problems.push(...s.stderr.slice(-3));

@@ -130,10 +130,14 @@ export function printPositions(o: PositionsOptions, results: PhaseFigures[]): vo
   if (ref && co) {
     const frames = perS(ref.frames, ref.windowMs) / perS(co.frames, co.windowMs);
     const cpu = perS(ref.serverCpuMs, ref.windowMs) / perS(co.serverCpuMs, co.windowMs);
-    const delivery = (perS(ref.serverCpuMs, ref.windowMs) - perS(ref.ingestCpuMs, ref.ingestMs)) / (perS(co.serverCpuMs, co.windowMs) - perS(co.ingestCpuMs, co.ingestMs));
+    const refDelivery = perS(ref.serverCpuMs, ref.windowMs) - perS(ref.ingestCpuMs, ref.ingestMs);
+    const coDelivery = perS(co.serverCpuMs, co.windowMs) - perS(co.ingestCpuMs, co.ingestMs);
+    // A difference of two CPU readings: at or below zero it is noise, and a ratio of it means nothing.
+    const delivery = refDelivery > 0 && coDelivery > 0 ? refDelivery / coDelivery : NaN;
     process.stdout.write(`${target(`frames, per-event (${o.per === 'put' ? 'one per PUT' : 'one per position'}) / coalesced`, `${f1(frames)}x`, frames >= 10, '>= 10x')}\n`);
     process.stdout.write(`${target('server CPU, per-event / coalesced', `${f1(cpu)}x`, cpu >= 5, '>= 5x')}\n`);
-    process.stdout.write(`${target('  delivery CPU alone (minus taking PUTs in)', `${f1(delivery)}x`, delivery >= 5, '>= 5x')}\n`);
+    process.stdout.write(`${target('  delivery CPU alone (minus taking PUTs in)', Number.isFinite(delivery) ? `${f1(delivery)}x` : 'noise', delivery >= 5, '>= 5x')}\n`);
+    if (!Number.isFinite(delivery)) process.stdout.write(`  (delivery CPU per-event ${f0(refDelivery)} ms/s, coalesced ${f0(coDelivery)} ms/s: at or below zero, within the noise of the subtraction)\n`);
   }
   if (co) {
     const a = ages(co, 'agesByNode');
