@@ -103,6 +103,8 @@ export async function run(args: string[]): Promise<void> {
     await page.locator('#tab-map').click();
     await page.waitForFunction((n) => document.querySelectorAll('#map .map-unit').length >= n, units, { timeout: 30_000 });
 
+    // A warm-up first: the first drags pay for compiling and rasterising, which no later phase does.
+    await pan(page, Date.now() + 5000);
     const panOnly = spread(await frames(page, seconds, (u) => pan(page, u)));
     streaming = true;
     await new Promise((r) => setTimeout(r, 2000));
