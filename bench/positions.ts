@@ -1,20 +1,21 @@
 /**
  * `npm run bench -- positions [--guilds 200] [--units 50] [--boards 20] [--nodes 2] [--minutes 5]
  *                             [--seconds s] [--reference-seconds 60] [--ingest 15] [--warmup 10]
- *                             [--interval 1000] [--slot 100] [--per put|position] [--connections 48]`
+ *                             [--interval 1000] [--slot 500] [--per position|put] [--connections 48]`
  *
  * Unit positions from the game to the boards' maps (issue 31): G guilds × U units at 1 Hz (G·U
  * position updates/s in) × B boards per guild, through the real server (startServer, from the
  * sources as the other benches run it) pinned to CPU 0; the load generator — the PUT senders
  * (positions-senders.ts) and the boards (positions-boards.ts), each a child process — on CPU 1.
  * Input: the real HTTP PUT /api/v1/integrations/ingame/positions with a key scoped to it; a
- * guild's resource batches at 10 Hz: every `slot` ms one PUT with the units whose 1 Hz tick fell
- * into that slot (U/10 positions per PUT, 10·G PUTs/s). Every phase gets exactly the same input.
+ * guild's resource batches as the shipped FiveM resource does: every `slot` ms (500) one PUT with
+ * the units whose 1 Hz tick fell into that slot (U/2 positions per PUT, 2·G PUTs/s). Every phase
+ * gets exactly the same input.
  * Phases, each with fresh nodes on the same data:
  *   per-event — the reference: the same server and PUTs, boards on `live.watch` units, and each
- *               accepted PUT an event of the guild's stream sent by the hub's serialize-once fan-out
- *               (positions-event-bus.ts, passed through startServer's `bus` option; `--per
- *               position`: one event per position); `--reference-seconds` long;
+ *               accepted position update an event of the guild's stream, sent by the hub's
+ *               serialize-once fan-out (positions-event-bus.ts, passed through startServer's `bus`
+ *               option; `--per put`: one event per PUT); `--reference-seconds` long;
  *   coalesced — the product: boards on `live.positions` (one frame per interval with what moved);
  *               `--minutes` long, server RSS sampled throughout (memory flat);
  *   two nodes — (`--nodes 2`) coalesced on two nodes with Redis: PUTs to node A, every other board
@@ -58,8 +59,8 @@ export async function run(args: string[]): Promise<void> {
       ingest: { type: 'string', default: '15' },
       warmup: { type: 'string', default: '10' },
       interval: { type: 'string', default: '1000' },
-      slot: { type: 'string', default: '100' },
-      per: { type: 'string', default: 'put' },
+      slot: { type: 'string', default: '500' },
+      per: { type: 'string', default: 'position' },
       connections: { type: 'string', default: '48' },
     },
     strict: true,
