@@ -38,7 +38,7 @@ t.test('the positions bench runs in a tiny configuration and prints its figures'
   const frames = row('frames received by boards (/s)').split(/\s{2,}/).slice(1).map((c) => Number.parseFloat(c));
   t.ok(frames[0] > 0 && frames[1] > 0 && frames[2] > 0, `boards received frames in every phase: ${frames.join(', ')}`);
   t.ok(frames[1] <= 4 * 1.5, `coalesced: at most about one frame per board per second (${frames[1]}/s for 4 boards)`);
-  for (const target of ['frames, per-event (one per PUT) / coalesced', 'server CPU, per-event / coalesced', '  delivery CPU alone',
+  for (const target of ['frames, per-event (one per position) / coalesced', 'server CPU, per-event / coalesced', '  delivery CPU alone',
     'age p99 on the boards, coalesced', 'server RSS over', 'age p99 on node B']) {
     t.match(out, new RegExp(`^${target.replace(/[()/]/g, '\\$&')}.*\\(target [<>]= [^)]+\\)  (PASS|MISSED)$`, 'm'), `a verdict for "${target.trim()}"`);
   }
