@@ -1,10 +1,10 @@
 import t from 'tap';
-import { createCanvas } from '@napi-rs/canvas';
 import type { Page } from 'playwright-core';
 import { demo, demoBoard } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 import { call } from '../helpers/server.ts';
 import { insertUpload } from '../letterheads/world.ts';
+import { mapImage } from '../helpers/map-image.ts';
 
 // Karte with the guild's calibrated image (Einstellungen → Karte, through the real API): a known
 // game coordinate lands on the expected pixel of the image, for a call and for a unit; "PLZ 202"
@@ -12,18 +12,6 @@ import { insertUpload } from '../letterheads/world.ts';
 // nearest postal), and the picker closes.
 const b = await demoBoard(t);
 
-function mapImage(): Buffer {
-  const canvas = createCanvas(800, 600);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#1f3b4d';
-  g.fillRect(0, 0, 800, 600);
-  g.strokeStyle = '#6c8ea4';
-  for (let x = 0; x <= 800; x += 100) { g.beginPath(); g.moveTo(x, 0); g.lineTo(x, 600); g.stroke(); }
-  for (let y = 0; y <= 600; y += 100) { g.beginPath(); g.moveTo(0, y); g.lineTo(800, y); g.stroke(); }
-  g.fillStyle = '#c8d6a0';
-  g.fillRect(150, 120, 420, 330);
-  return canvas.toBuffer('image/png');
-}
 const uploadId = String(await insertUpload(b.server.sql, demo.guildId, mapImage(), 800, 600));
 // Per axis: px = 100 + 0.2·(x + 1000), py = 100 − 0.2·(y − 1000).
 const points = [{ px: 100, py: 100, x: -1000, y: 1000 }, { px: 700, py: 500, x: 2000, y: -1000 }];

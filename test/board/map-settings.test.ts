@@ -1,8 +1,8 @@
 import t from 'tap';
-import { createCanvas } from '@napi-rs/canvas';
 import { demo, demoBoard } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 import { insertUpload } from '../letterheads/world.ts';
+import { mapImage } from '../helpers/map-image.ts';
 
 // Einstellungen → Karte (issue 31), real Chromium against the real server with the demo guild:
 // the admin picks an uploaded image, calibrates it by clicking two places and typing their game
@@ -10,19 +10,6 @@ import { insertUpload } from '../letterheads/world.ts';
 // reason in German. At desk and phone width.
 const b = await demoBoard(t);
 
-/** An 800×600 "map": a grid, so a screenshot shows where the markers sit. */
-function mapImage(): Buffer {
-  const canvas = createCanvas(800, 600);
-  const g = canvas.getContext('2d');
-  g.fillStyle = '#1f3b4d';
-  g.fillRect(0, 0, 800, 600);
-  g.strokeStyle = '#6c8ea4';
-  for (let x = 0; x <= 800; x += 100) { g.beginPath(); g.moveTo(x, 0); g.lineTo(x, 600); g.stroke(); }
-  for (let y = 0; y <= 600; y += 100) { g.beginPath(); g.moveTo(0, y); g.lineTo(800, y); g.stroke(); }
-  g.fillStyle = '#c8d6a0';
-  g.fillRect(150, 120, 420, 330);
-  return canvas.toBuffer('image/png');
-}
 const uploadId = String(await insertUpload(b.server.sql, demo.guildId, mapImage(), 800, 600));
 
 /** The card alone (the sticky page header made static, so it does not lie over the card in the shot). */
