@@ -16,6 +16,7 @@ import { applyOps } from '../contract/reducers.ts';
 import type { AlarmState, AppRouter, DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame } from './router.ts';
 
 export type { DroppedFrame, LiveFrame, Op, StatusFrame, Topic, TopicState, WatchFrame };
+export type { PositionsFrame, UnitPosition } from '../contract/positions.ts';
 
 export interface LiveOptions {
   /** Server root (`http://…` or `ws://…`), without /trpc. */
@@ -202,7 +203,15 @@ export function createLiveClient(opts: LiveOptions & { onOpen?: () => void }): L
   return { trpc, wsClient, close: () => wsClient.close() };
 }
 
-export function createLiveBoard(opts: LiveBoardOptions) {
+/** A live board: its state, its tRPC client (further subscriptions share its WebSocket), and close. */
+export interface LiveBoard {
+  state: LiveState;
+  /** The board's tRPC client: further subscriptions (`live.positions`) share its WebSocket and its reconnects. */
+  trpc: TRPCClient<AppRouter>;
+  close(): void;
+}
+
+export function createLiveBoard(opts: LiveBoardOptions): LiveBoard {
   const state: LiveState = {
     topics: {}, seq: 0, lastEventId: null, watching: [...opts.topics], degraded: false,
     stats: { snapshots: 0, deltas: 0, duplicates: 0, gaps: 0 },
@@ -280,7 +289,6 @@ export function createLiveBoard(opts: LiveBoardOptions) {
 
   return {
     state,
-    /** The board's tRPC client: further subscriptions (`live.positions`) share its WebSocket and its reconnects. */
     trpc: client.trpc,
     close() {
       sub.close();

@@ -8,6 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { connect as tcpConnect } from 'node:net';
 import { clientFrame, numberAt } from './raw-board.ts';
+import { eachFrame } from './ws-frames.ts';
 
 export type BoardStream = 'coalesced' | 'per-event';
 
@@ -73,30 +74,12 @@ export function openPositionsBoard(o: PositionsBoardOptions): PositionsBoard {
   };
 
   const onFrames = (data: Buffer) => {
-    let s = 0;
-    const end = data.length;
-    while (end - s >= 2) {
-      let len = data[s + 1] & 0x7f;
-      let head = 2;
-      if (len === 126) {
-        if (end - s < 4) break;
-        len = data.readUInt16BE(s + 2);
-        head = 4;
-      } else if (len === 127) {
-        if (end - s < 10) break;
-        len = data.readUInt32BE(s + 2) * 2 ** 32 + data.readUInt32BE(s + 6);
-        head = 10;
-      }
-      if (end - s < head + len) break;
-      const from = s + head;
-      const to = from + len;
-      const opcode = data[s] & 0x0f;
+    const s = eachFrame(data, data.length, (opcode, from, to) => {
       if (opcode === 1) onText(data, from, to);
       else if (opcode === 9) socket.write(clientFrame(0xa, Buffer.from(data.subarray(from, to)))); // ping → pong
-      else if (opcode === 8) o.onProblem(`close frame ${len >= 2 ? data.readUInt16BE(from) : ''} ${data.toString('utf8', from + 2, to)}`);
-      s = to;
-    }
-    pending = s < end ? Buffer.from(data.subarray(s)) : null;
+      else if (opcode === 8) o.onProblem(`close frame ${to - from >= 2 ? data.readUInt16BE(from) : ''} ${data.toString('utf8', from + 2, to)}`);
+    });
+    pending = s < data.length ? Buffer.from(data.subarray(s)) : null;
   };
 
   const subscription = o.stream === 'coalesced'

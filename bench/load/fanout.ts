@@ -14,6 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { serveIpc } from '../lib/ipc.ts';
 import { clientFrame, numberAt } from '../lib/raw-board.ts';
+import { eachFrame } from '../lib/ws-frames.ts';
 
 export interface FanoutLoadJob {
   port: number;
@@ -170,25 +171,9 @@ function onText(i: number, data: Buffer, s: number, e: number, recv: number): nu
 /** Parses every complete frame in data[0, end); keeps the rest (copied: `data` may be the shared read buffer). */
 function onFrames(i: number, data: Buffer, end: number, recv: number): void {
   if (data.length > end) data = data.subarray(0, end); // byte searches must not run into stale bytes
-  let s = 0;
   let deltas = 0;
-  while (end - s >= 2) {
-    const b0 = data[s];
-    let len = data[s + 1] & 0x7f;
-    let head = 2;
-    if (len === 126) {
-      if (end - s < 4) break;
-      len = data.readUInt16BE(s + 2);
-      head = 4;
-    } else if (len === 127) {
-      if (end - s < 10) break;
-      len = data.readUInt32BE(s + 2) * 2 ** 32 + data.readUInt32BE(s + 6);
-      head = 10;
-    }
-    if (end - s < head + len) break;
-    const from = s + head;
-    const to = from + len;
-    switch (b0 & 0x0f) {
+  const s = eachFrame(data, end, (opcode, from, to) => {
+    switch (opcode) {
       case 1:
         deltas += onText(i, data, from, to, recv);
         break;
@@ -196,15 +181,14 @@ function onFrames(i: number, data: Buffer, end: number, recv: number): void {
         sockets[i].write(clientFrame(0xa, Buffer.from(data.subarray(from, to))));
         break;
       case 8:
-        problem(i, `close frame ${len >= 2 ? data.readUInt16BE(from) : ''} ${data.toString('utf8', from + 2, to)}`);
+        problem(i, `close frame ${to - from >= 2 ? data.readUInt16BE(from) : ''} ${data.toString('utf8', from + 2, to)}`);
         break;
       case 10:
         break;
       default:
-        problem(i, `unexpected opcode ${b0 & 0x0f}`);
+        problem(i, `unexpected opcode ${opcode}`);
     }
-    s = to;
-  }
+  });
   pending[i] = s < end ? Buffer.from(data.subarray(s, end)) : null;
   if (deltas > 0) {
     if (timelineLen + 2 > timeline.length) {
