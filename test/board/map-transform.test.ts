@@ -1,5 +1,6 @@
 import t from 'tap';
-import { axesOf, gridExtent, gridTransform, imageTransform, nearestPostal } from '../../board/src/tabs/map/transform.ts';
+import { transformOf } from '../../contract/map.ts';
+import { gridExtent, gridTransform, imageTransform, nearestPostal } from '../../board/src/tabs/map/transform.ts';
 import { findOnMap } from '../../board/src/tabs/map/search.ts';
 
 // The map's arithmetic on its own: a two-point calibration places game coordinates on the image
@@ -27,8 +28,8 @@ t.test('a calibrated image places a known game coordinate at the expected pixel'
 });
 
 t.test('calibrations that cannot place both axes are refused', async (t) => {
-  t.equal(axesOf([{ px: 0, py: 0, x: 5, y: 0 }, { px: 10, py: 10, x: 5, y: 10 }]), null, 'same x twice');
-  t.equal(axesOf([{ px: 0, py: 0, x: 0, y: 0 }, { px: 0, py: 10, x: 10, y: 10 }]), null, 'same px twice: no scale');
+  t.equal(transformOf([{ px: 0, py: 0, x: 5, y: 0 }, { px: 10, py: 10, x: 5, y: 10 }]), null, 'same x twice');
+  t.equal(transformOf([{ px: 0, py: 0, x: 0, y: 0 }, { px: 0, py: 10, x: 10, y: 10 }]), null, 'same px twice: no scale');
   t.equal(imageTransform([]), null);
 });
 

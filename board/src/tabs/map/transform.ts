@@ -6,8 +6,10 @@
  *   the two calibration points; the image occupies lat −height..0, lng 0..width (py grows down).
  * - Without one: the plane is the game itself (lat = y, lng = x), under a labelled grid.
  */
+import { transformOf, type CalibrationPoint } from '../../../../contract/map.ts';
 
-export interface CalibrationPoint { px: number; py: number; x: number; y: number }
+export type { CalibrationPoint };
+
 export interface MapImage { uploadId: string; url: string; width: number; height: number }
 export interface LatLngPair { lat: number; lng: number }
 
@@ -22,17 +24,6 @@ export interface Transform {
   scale: number;
 }
 
-/** Per axis: px = ax·x + bx, py = ay·y + by. Null when the points do not span both axes. */
-export function axesOf(points: readonly CalibrationPoint[]): { ax: number; bx: number; ay: number; by: number } | null {
-  if (points.length !== 2) return null;
-  const [a, b] = points;
-  if (a.x === b.x || a.y === b.y) return null;
-  const ax = (b.px - a.px) / (b.x - a.x);
-  const ay = (b.py - a.py) / (b.y - a.y);
-  if (!Number.isFinite(ax) || !Number.isFinite(ay) || ax === 0 || ay === 0) return null;
-  return { ax, bx: a.px - ax * a.x, ay, by: a.py - ay * a.y };
-}
-
 /** The direction a GTA heading points in the game: 0 is +y (north), 90 is −x (west): counter-clockwise. */
 function gameDirection(heading: number): { dx: number; dy: number } {
   const r = (heading * Math.PI) / 180;
@@ -44,9 +35,10 @@ const clockwise = (sx: number, sy: number) => ((Math.atan2(sx, -sy) * 180) / Mat
 
 /** The calibrated image's transform, or null when the calibration cannot place both axes. */
 export function imageTransform(points: readonly CalibrationPoint[]): Transform | null {
-  const axes = axesOf(points);
+  // The same per-axis transform the server checks calibrations with (contract/map.ts).
+  const axes = transformOf(points);
   if (!axes) return null;
-  const { ax, bx, ay, by } = axes;
+  const { sx: ax, ox: bx, sy: ay, oy: by } = axes;
   return {
     image: true,
     scale: (Math.abs(ax) + Math.abs(ay)) / 2,
