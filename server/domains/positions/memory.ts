@@ -47,6 +47,10 @@ export class GuildPositions {
     return this.units.get(callsign)?.pos;
   }
 
+  get size(): number {
+    return this.units.size;
+  }
+
   all(): UnitPosition[] {
     return [...this.units.values()].map((k) => k.pos);
   }
@@ -189,7 +193,7 @@ export function createPositions(db: Database, bus: Bus, log: Log, opts: Position
     flush: persistAll,
     get stats() {
       let units = 0;
-      for (const g of guilds.values()) units += g.all().length;
+      for (const g of guilds.values()) units += g.size; // a scrape copies nothing
       return { guilds: guilds.size, units, received };
     },
     async close(): Promise<void> {
