@@ -16,6 +16,8 @@ export interface WireCounter {
   statements: WireStatement[];
   /** Round trips so far: client sends that followed an answer of the server on the same connection. */
   roundTrips: number;
+  /** The connection of each round trip, in order (`roundTrips` entries): lets a test count one request's trips apart from timers on other connections. */
+  tripConnections: number[];
   close(): Promise<void>;
 }
 
@@ -28,7 +30,7 @@ export interface WireCounter {
  */
 export async function startWireCounter(databaseUrl: string): Promise<WireCounter> {
   const target = new URL(databaseUrl);
-  const counter = { statements: [] as WireStatement[], roundTrips: 0 };
+  const counter = { statements: [] as WireStatement[], roundTrips: 0, tripConnections: [] as number[] };
   const sockets = new Set<net.Socket>();
   let connections = 0;
   const proxy = net.createServer((client) => {
@@ -37,7 +39,10 @@ export async function startWireCounter(databaseUrl: string): Promise<WireCounter
     sockets.add(client).add(upstream);
     const state = { app: '', started: false, buffer: Buffer.alloc(0), named: new Map<string, string>(), bound: '', serverSpoke: false };
     client.on('data', (chunk) => {
-      if (state.started && state.serverSpoke) counter.roundTrips++;
+      if (state.started && state.serverSpoke) {
+        counter.roundTrips++;
+        counter.tripConnections.push(conn);
+      }
       state.serverSpoke = false;
       state.buffer = Buffer.concat([state.buffer, chunk]);
       readMessages(state, (text) => counter.statements.push({ app: state.app, conn, text }));
