@@ -17,6 +17,8 @@ export const positionLimits = {
   intervalMs: 1_000, minIntervalMs: 250, maxIntervalMs: 10_000,
   /** A position older than this is stale (greyed on the map, not used for "nearest first"), unless the guild's map settings say otherwise. */
   staleAfterMs: 60_000,
+  /** PUTs per API key (or account) a minute, and the burst: 10 a second, five times what the resource sends. */
+  putsPerMinute: 600, putBurst: 20,
   /** How often a node writes the last known positions it received to PostgreSQL. */
   persistEveryMs: 30_000,
 } as const;

@@ -101,17 +101,20 @@ t.test('/me/preferences is open to every member, whatever the rank', async (t) =
   }
 });
 
-t.test('the map (issue 31): GET /map and /map/postals need dispatch.view; PUT /admin/map and /admin/map/postals settings.manage (or admin)', async (t) => {
+t.test('the map (issue 31): GET /map and /map/postals need dispatch.view; GET/PUT /admin/map and PUT /admin/map/postals settings.manage (or admin)', async (t) => {
   for (const user of ['crew', 'disp', 'guest', 'norank', 'setter']) {
     assertError(t, await api('GET', '/map', { session: as[user] }), 403, `${user} GET /map`);
     assertError(t, await api('GET', '/map/postals', { session: as[user] }), 403, `${user} GET /map/postals`);
   }
   for (const user of ['crew', 'disp', 'guest', 'norank']) {
+    assertError(t, await api('GET', '/admin/map', { session: as[user] }), 403, `${user} GET /admin/map`);
     assertError(t, await api('PUT', '/admin/map', { session: as[user], body: { staleAfterSeconds: 30 } }), 403, `${user} PUT /admin/map`);
     assertError(t, await api('PUT', '/admin/map/postals', { session: as[user], body: { postals: [] } }), 403, `${user} PUT /admin/map/postals`);
   }
   t.equal((await api('PUT', '/admin/map', { session: as.setter, body: { staleAfterSeconds: 30 } })).status, 200, 'settings.manage writes');
   t.equal((await api('PUT', '/admin/map/postals', { session: as.setter, body: { postals: [{ code: '1', x: 0, y: 0 }] } })).status, 200);
+  t.match((await api('GET', '/admin/map', { session: as.setter })).body, { image: null, staleAfterSeconds: 30, postals: 1 }, 'settings.manage reads what it may change, without dispatch.view');
   t.match((await api('GET', '/map', { session: as.boss })).body, { staleAfterSeconds: 30, postals: 1 }, 'admin reads');
+  t.same((await api('GET', '/admin/map', { session: as.boss })).body, (await api('GET', '/map', { session: as.boss })).body, 'GET /admin/map answers as GET /map');
   t.equal((await api('GET', '/map', { key })).status, 200, 'the unscoped key reads');
 });

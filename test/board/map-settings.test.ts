@@ -107,3 +107,16 @@ t.test('phone: the card fits 390 px; the stored calibration is shown; clear the 
   await page.locator('#map-postals-count').getByText('Keine PLZ gespeichert.').waitFor();
   t.equal((await b.rest('GET', '/map')).body.postals, 0);
 });
+
+t.test('a rank with settings.manage and no dispatch.view sees the stored map and changes it', async (t) => {
+  t.equal((await b.rest('POST', '/admin/ranks', { id: 'karte', name: 'Karte', position: 3, capabilities: ['settings.manage'] })).status, 200);
+  t.equal((await b.rest('POST', '/personnel', { userId: '200000000000000019', nickname: 'Kim Karte', badge: 19, rank: 'karte' })).status, 200);
+  const page = await b.openFor(t, '200000000000000019', { tab: 'settings' });
+  await page.locator('#map-pick-image').waitFor();
+  t.match(await page.locator('#map-calibration-now').innerText(), /Kalibriert: P1 .* = \(-3000, -3000\)/, 'the stored calibration is shown');
+  t.equal(await page.locator('#tab-map').count(), 0, 'no Karte tab without dispatch.view');
+  await page.fill('#map-stale', '90');
+  await page.click('#map-stale-save');
+  await page.locator('#map-stale-result').getByText('Gespeichert: Positionen gelten nach 90 s', { exact: false }).waitFor();
+  t.equal((await b.rest('GET', '/map')).body.staleAfterSeconds, 90);
+});

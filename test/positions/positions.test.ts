@@ -69,6 +69,22 @@ t.test('bad batches are refused whole with 400, and nothing of them is taken', a
   t.same({ x: after.x, y: after.y, at: after.at }, { x: before.x, y: before.y, at: before.at }, 'the stored position is unchanged');
 });
 
+t.test('more than 20 PUTs at once by one key get 429 with Retry-After; other keys and the held positions are untouched', async (t) => {
+  const flood = await scopedKey(server.sql, G, ['units:unit.ingame_position'], 'flood');
+  const answers = [];
+  for (let i = 0; i < 25; i++) answers.push(await put([{ callsign: 'HLF-1', x: 1000 + i, y: 7 }], { key: flood }));
+  const passed = answers.filter((r) => r.status === 200).length;
+  t.ok(passed >= 20 && passed < 25, `the burst of 20 passes, the rest is refused (${passed} of 25 passed)`);
+  const refused = answers.find((r) => r.status === 429)!;
+  assertError(t, refused, 429, 'past the burst', /at most 600 position updates a minute/);
+  t.ok(Number(refused.headers.get('retry-after')) >= 1, `Retry-After: ${refused.headers.get('retry-after')}`);
+  const held = (await api('GET', '/units', { key })).body.units.find((u: any) => u.callsign === 'HLF-1').position;
+  t.equal(held.x, 1000 + passed - 1, 'the last accepted position is held; refused ones took nothing');
+  t.equal((await put([{ callsign: 'HLF-1', x: 5, y: 5 }])).status, 200, 'another key of the guild still sends');
+  await new Promise((r) => setTimeout(r, 300));
+  t.equal((await put([{ callsign: 'HLF-1', x: 6, y: 6 }], { key: flood })).status, 200, 'the bucket refills at 10 a second');
+});
+
 t.test('who may send positions: the scope, or a person who manages dispatch', async (t) => {
   const body = [{ callsign: 'HLF-1', x: 5, y: 5 }];
   assertError(t, await put(body, { key: await scopedKey(server.sql, G, ['units:unit.ingame_status']) }), 403, 'a key with another scope', /units:unit\.ingame_position/);

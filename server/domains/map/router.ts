@@ -19,6 +19,16 @@ export const mapRouter = router({
     .output(s.MapSettings)
     .query(({ ctx }) => svc.getMap(ctx.deps, ctx.guildId)),
 
+  // The same settings for Einstellungen: someone who may change the map must see it, with or without dispatch.view.
+  settings: guildProcedure
+    .meta({
+      rest: { method: 'GET', path: '/admin/map' }, tag: 'Einrichtung',
+      summary: 'The map\'s settings as GET /map answers them, for those who may change them (settings.manage) whether or not they may read the board.',
+      access: 'admin', capability: 'settings.manage', module: 'dispatch',
+    })
+    .output(s.MapSettings)
+    .query(({ ctx }) => svc.getMap(ctx.deps, ctx.guildId)),
+
   image: guildProcedure
     .meta({
       rest: { method: 'GET', path: '/map/image', produces: 'image/*', cache: 'private, max-age=3600', guildQuery: true }, tag: 'Leitstelle',

@@ -15,10 +15,13 @@ export const positionsRouter = router({
       rest: { method: 'PUT', path: '/integrations/ingame/positions' }, tag: 'Medic und InGame',
       summary: `The game's unit positions, every 1–2 s: up to ${positionLimits.perRequest} of { callsign, x, y, z?, heading?, speed? }, each unit once. Held in memory and streamed to the boards' maps (live.positions), not stored per update: the last known position is written at most every ${positionLimits.persistEveryMs / 1000} s. GET /units shows each unit's position with its age; stale after ${positionLimits.staleAfterMs / 1000} s unless the guild's map settings say otherwise. Callsigns of no unit are named in unknown.`,
       access: 'admin', capability: 'dispatch.manage', scopes: ['units:unit.ingame_position'], module: 'dispatch',
-      errors: { 400: `Invalid body: more than ${positionLimits.perRequest} positions, a callsign twice, a number out of range.` },
+      errors: {
+        400: `Invalid body: more than ${positionLimits.perRequest} positions, a callsign twice, a number out of range.`,
+        429: `More than ${positionLimits.putsPerMinute} PUTs a minute (bursts of ${positionLimits.putBurst}) by this API key or account, with a Retry-After header: batch the positions instead.`,
+      },
     })
     .input(s.PutPositions).output(s.PositionsAccepted)
-    .mutation(({ ctx, input }) => acceptPositions(ctx.deps, ctx.guildId, input)),
+    .mutation(({ ctx, input }) => acceptPositions(ctx.deps, ctx.guildId, input, ctx.actor)),
 });
 
 /** `live.positions`, mounted in the live router. */

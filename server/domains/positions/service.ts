@@ -1,4 +1,5 @@
 import { AppError } from '../../core/errors.ts';
+import { TokenBuckets } from '../../core/rate-limit.ts';
 import type { Deps } from '../../deps.ts';
 import type { Principal, SessionPrincipal } from '../../auth/principal.ts';
 import type { LiveSocket } from '../../hub/fanout.ts';
@@ -6,11 +7,28 @@ import { checkAccess } from '../../trpc/init.ts';
 import type { Meta } from '../../trpc/meta.ts';
 import { sessionRights } from '../live/rights.ts';
 import { staleAfterMs as mapStaleAfterMs } from '../map/store.ts';
-import type { PositionIn, PositionsFrame, UnitPosition } from '../../../contract/positions.ts';
+import type { Actor } from '../../store/tx.ts';
+import { positionLimits, type PositionIn, type PositionsFrame, type UnitPosition } from '../../../contract/positions.ts';
 
 /** The guild's stale threshold (ms): its map settings', default 60 s. */
 export function staleAfterMs(deps: Deps, guildId: string): Promise<number> {
   return mapStaleAfterMs(deps.sql, guildId);
+}
+
+/** One set of buckets per running server (tests run several in one process). */
+const putBuckets = new WeakMap<Deps, TokenBuckets>();
+const putLimit = { perMinute: positionLimits.putsPerMinute, burst: positionLimits.putBurst };
+
+/** Per API key (or account): 429 with Retry-After past 10 PUTs a second, so one runaway script cannot flood the ingest. */
+function checkPutRate(deps: Deps, guildId: string, actor: Actor): void {
+  let buckets = putBuckets.get(deps);
+  if (!buckets) putBuckets.set(deps, (buckets = new TokenBuckets()));
+  const decision = buckets.take(`${guildId}:${actor.kind}:${actor.id}`, putLimit);
+  if (!decision.ok) {
+    throw new AppError('TOO_MANY_REQUESTS',
+      `rate limit: at most ${putLimit.perMinute} position updates a minute per ${actor.kind === 'key' ? 'API key' : 'account'} (bursts of ${putLimit.burst}); send positions in batches of up to ${positionLimits.perRequest}; retry in ${decision.retryAfterS} s`,
+      { retryAfterS: decision.retryAfterS });
+  }
 }
 
 /**
@@ -18,7 +36,8 @@ export function staleAfterMs(deps: Deps, guildId: string): Promise<number> {
  * case, stored under the unit's own) are taken as received now; the others are named in `unknown`.
  * Nothing is written to PostgreSQL here: positions live in memory and go to the other nodes.
  */
-export async function acceptPositions(deps: Deps, guildId: string, input: { positions: PositionIn[] }) {
+export async function acceptPositions(deps: Deps, guildId: string, input: { positions: PositionIn[] }, actor: Actor) {
+  checkPutRate(deps, guildId, actor);
   const hub = await deps.hub.guild(guildId);
   const units = new Map(Object.keys(hub.states.units).map((callsign) => [callsign.toLowerCase(), callsign]));
   const at = Date.now();

@@ -30,7 +30,7 @@ export function MapSettingsCard() {
 
 function MapSettingsBody() {
   const t = mapText();
-  const { value: map, setValue: setMap, loadError, reload } = useFollowedSetting(() => api.map.get.query(), (op) => op.op === 'set' && op.key === 'map');
+  const { value: map, setValue: setMap, loadError, reload } = useFollowedSetting(() => api.map.settings.query(), (op) => op.op === 'set' && op.key === 'map');
   const [uploads, setUploads] = useState<UploadRow[] | null>(null);
   const [uploadsError, setUploadsError] = useState<string | null>(null);
   const imageAction = useAction();
