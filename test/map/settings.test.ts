@@ -126,10 +126,11 @@ t.test('rights: dispatch.view reads; settings.manage writes; scoped keys and oth
   t.equal((await api('GET', '/map', { session: s.leit })).status, 200, 'dispatcher reads');
   for (const who of ['view', 'leit', 'crew'] as const) {
     assertError(t, await api('PUT', '/admin/map', { session: s[who], body: { staleAfterSeconds: 30 } }), 403, `${who} PUT /admin/map`);
+    assertError(t, await api('GET', '/admin/map', { session: s[who] }), 403, `${who} GET /admin/map`);
     assertError(t, await api('PUT', '/admin/map/postals', { session: s[who], body: { postals: [] } }), 403, `${who} PUT /admin/map/postals`);
   }
   const scoped = await scopedKey(server.sql, G, specScopes, 'every scope');
-  for (const [method, path, body] of [['GET', '/map'], ['GET', '/map/postals'], ['GET', '/map/image'], ['PUT', '/admin/map', { staleAfterSeconds: 30 }], ['PUT', '/admin/map/postals', { postals: [] }]] as const) {
+  for (const [method, path, body] of [['GET', '/map'], ['GET', '/map/postals'], ['GET', '/map/image'], ['GET', '/admin/map'], ['PUT', '/admin/map', { staleAfterSeconds: 30 }], ['PUT', '/admin/map/postals', { postals: [] }]] as const) {
     assertError(t, await api(method, path, { key: scoped, body }), 403, `scoped key ${method} ${path}`);
   }
   assertError(t, await api('GET', `/map/image?guild=${OTHER}`, { session: s.view }), 400, 'guild and x-guild-id differ');
@@ -137,5 +138,6 @@ t.test('rights: dispatch.view reads; settings.manage writes; scoped keys and oth
   t.same((await api('GET', '/map', { key: otherKey })).body, { image: null, calibration: null, staleAfterSeconds: 60, postals: 0 }, 'another guild has its own map');
   await api('PATCH', '/admin/modules', { key, body: { modules: { dispatch: false } } });
   assertError(t, await api('GET', '/map', { key }), 404, 'module dispatch off');
+  assertError(t, await api('GET', '/admin/map', { key }), 404, 'module dispatch off: GET /admin/map');
   await api('PATCH', '/admin/modules', { key, body: { modules: { dispatch: true } } });
 });
