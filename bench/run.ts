@@ -33,10 +33,20 @@ if (!bench) {
   process.stderr.write(`${name ? `unknown benchmark "${name}"\n\n` : ''}${usage()}`);
   process.exit(1);
 }
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write(`npm run bench -- ${name} [options]\n\n${bench.summary}\n\nIts options, their defaults and how to read the figures: bench/README.md, section "${name}".\n`);
+  process.exit(0);
+}
 try {
   await (await bench.load()).run(args);
   process.exit(0);
 } catch (err) {
+  // A mistyped option is the user's mistake: its message, not a stack trace.
+  const code = (err as { code?: string })?.code;
+  if (code?.startsWith('ERR_PARSE_ARGS_')) {
+    process.stderr.write(`bench ${name}: ${(err as Error).message}\n(npm run bench -- ${name} --help)\n`);
+    process.exit(2);
+  }
   process.stderr.write(`bench ${name} failed: ${(err as Error)?.stack ?? String(err)}\n`);
   process.exit(1);
 }

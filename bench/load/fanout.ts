@@ -13,7 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { serveIpc } from '../lib/ipc.ts';
-import { clientFrame, numberAt } from '../lib/raw-board.ts';
+import { clientFrame, numberAt } from '../lib/ws-frames.ts';
 import { eachFrame } from '../lib/ws-frames.ts';
 
 export interface FanoutLoadJob {

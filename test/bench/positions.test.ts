@@ -43,3 +43,24 @@ t.test('the positions bench runs in a tiny configuration and prints its figures'
     t.match(out, new RegExp(`^${target.replace(/[()/]/g, '\\$&')}.*\\(target [<>]= [^)]+\\)  (PASS|MISSED)$`, 'm'), `a verdict for "${target.trim()}"`);
   }
 });
+
+t.test('npm run bench: --help describes a benchmark; a mistyped option is named, without a stack trace', async (t) => {
+  const runBench = async (...benchArgs: string[]) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...benchArgs], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    return { code: await new Promise<number | null>((resolve) => child.once('exit', resolve)), out };
+  };
+  const help = await runBench('positions', '--help');
+  t.equal(help.code, 0);
+  t.match(help.out, /200 guilds x 50 units/, 'the summary');
+  t.match(help.out, /bench\/README\.md, section "positions"/, 'where the options are described');
+  const typo = await runBench('positions', '--gilds', '2');
+  t.equal(typo.code, 2, 'exit 2 for a usage error');
+  t.match(typo.out, /bench positions: Unknown option '--gilds'/);
+  t.notMatch(typo.out, /\n\s+at /, 'no stack trace');
+  const unknown = await runBench('nope');
+  t.equal(unknown.code, 1);
+  t.match(unknown.out, /unknown benchmark "nope"[\s\S]*positions/, 'the list of benchmarks');
+});
