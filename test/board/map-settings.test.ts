@@ -115,6 +115,7 @@ t.test('a rank with settings.manage and no dispatch.view sees the stored map and
   await page.locator('#map-pick-image').waitFor();
   t.match(await page.locator('#map-calibration-now').innerText(), /Kalibriert: P1 .* = \(-3000, -3000\)/, 'the stored calibration is shown');
   t.equal(await page.locator('#tab-map').count(), 0, 'no Karte tab without dispatch.view');
+  await cardShot(page, 'map-settings-settings-only-card');
   await page.fill('#map-stale', '90');
   await page.click('#map-stale-save');
   await page.locator('#map-stale-result').getByText('Gespeichert: Positionen gelten nach 90 s', { exact: false }).waitFor();
