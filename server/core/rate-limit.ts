@@ -1,7 +1,12 @@
+import { AppError } from './errors.ts';
+
 /** How fast a bucket refills (`perMinute` tokens a minute) and how many tokens it holds at most (`burst`). */
 export interface RateLimit { perMinute: number; burst: number }
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
+
+/** Whom a per-caller limit counts: an API key or a signed-in account (an `Actor`). */
+export interface RateCaller { kind: string; id: string }
 
 interface Bucket { tokens: number; at: number; limit: RateLimit }
 
@@ -34,6 +39,18 @@ export class TokenBuckets {
       return { ok: true };
     }
     return { ok: false, retryAfterS: Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000)) };
+  }
+
+  /**
+   * Takes one of `caller`'s tokens in `guildId`, or throws 429 with Retry-After:
+   * "rate limit: this API key may <what> (bursts of N); retry in S s".
+   */
+  takeOrRefuse(guildId: string, caller: RateCaller, limit: RateLimit, what: string): void {
+    const decision = this.take(`${guildId}:${caller.kind}:${caller.id}`, limit);
+    if (decision.ok) return;
+    throw new AppError('TOO_MANY_REQUESTS',
+      `rate limit: this ${caller.kind === 'key' ? 'API key' : 'account'} may ${what} (bursts of ${limit.burst}); retry in ${decision.retryAfterS} s`,
+      { retryAfterS: decision.retryAfterS });
   }
 
   /** Forgets every bucket whose key starts with `prefix` (a guild's limit changed). */

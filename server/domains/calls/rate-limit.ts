@@ -1,4 +1,3 @@
-import { AppError } from '../../core/errors.ts';
 import { TokenBuckets, type RateLimit } from '../../core/rate-limit.ts';
 import { TtlCache } from '../../core/ttl-cache.ts';
 import type { Deps } from '../../deps.ts';
@@ -29,12 +28,7 @@ async function guildLimit(deps: Deps, guildId: string): Promise<RateLimit> {
 /** Per API key (or session) token bucket of call reports; 429 with Retry-After when it is empty. */
 export async function checkReportRate(deps: Deps, guildId: string, actor: Actor): Promise<void> {
   const limit = await guildLimit(deps, guildId);
-  const decision = limiterOf(deps).buckets.take(`${guildId}:${actor.kind}:${actor.id}`, limit);
-  if (!decision.ok) {
-    throw new AppError('TOO_MANY_REQUESTS',
-      `rate limit: this ${actor.kind === 'key' ? 'API key' : 'account'} may report at most ${limit.perMinute} calls a minute (bursts of ${limit.burst}); retry in ${decision.retryAfterS} s`,
-      { retryAfterS: decision.retryAfterS });
-  }
+  limiterOf(deps).buckets.takeOrRefuse(guildId, actor, limit, `report at most ${limit.perMinute} calls a minute`);
 }
 
 export async function getCallRateLimit(deps: Deps, guildId: string) {

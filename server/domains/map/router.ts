@@ -6,7 +6,8 @@ import * as svc from './service.ts';
 
 const read = { access: 'view' as const, capability: 'dispatch.view' as const, module: 'dispatch' as const };
 // Edits reach Einstellungen (`settings`) and every Karte tab (the notice {op: 'map'} on `units`).
-const edit = { access: 'admin' as const, capability: 'settings.manage' as const, module: 'dispatch' as const, topics: ['settings', 'units'] as ['settings', 'units'] };
+const manage = { access: 'admin' as const, capability: 'settings.manage' as const, module: 'dispatch' as const };
+const edit = { ...manage, topics: ['settings', 'units'] as ['settings', 'units'] };
 
 /** The guild's map: image, calibration, stale time and postal layer (README.md). */
 export const mapRouter = router({
@@ -24,7 +25,7 @@ export const mapRouter = router({
     .meta({
       rest: { method: 'GET', path: '/admin/map' }, tag: 'Einrichtung',
       summary: 'The map\'s settings as GET /map answers them, for those who may change them (settings.manage) whether or not they may read the board.',
-      access: 'admin', capability: 'settings.manage', module: 'dispatch',
+      ...manage,
     })
     .output(s.MapSettings)
     .query(({ ctx }) => svc.getMap(ctx.deps, ctx.guildId)),

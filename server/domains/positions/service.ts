@@ -23,12 +23,8 @@ const putLimit = { perMinute: positionLimits.putsPerMinute, burst: positionLimit
 function checkPutRate(deps: Deps, guildId: string, actor: Actor): void {
   let buckets = putBuckets.get(deps);
   if (!buckets) putBuckets.set(deps, (buckets = new TokenBuckets()));
-  const decision = buckets.take(`${guildId}:${actor.kind}:${actor.id}`, putLimit);
-  if (!decision.ok) {
-    throw new AppError('TOO_MANY_REQUESTS',
-      `rate limit: at most ${putLimit.perMinute} position updates a minute per ${actor.kind === 'key' ? 'API key' : 'account'} (bursts of ${putLimit.burst}); send positions in batches of up to ${positionLimits.perRequest}; retry in ${decision.retryAfterS} s`,
-      { retryAfterS: decision.retryAfterS });
-  }
+  buckets.takeOrRefuse(guildId, actor, putLimit,
+    `send at most ${putLimit.perMinute} position updates a minute, up to ${positionLimits.perRequest} positions in each`);
 }
 
 /**
