@@ -26,6 +26,12 @@ async function tour(t: Test, page: Page, device: 'desk' | 'phone') {
   for (const id of ids) {
     await page.locator(`#tab-${id}`).click();
     t.equal(await page.locator(`#tab-${id}`).getAttribute('aria-selected'), 'true', `${id}: selected`);
+    // Lazy tabs (Karte, Statistik …) show "Lädt …" until their code arrives, which on a loaded
+    // box can take longer than a moment: wait for the tab's own content, then judge it.
+    await page.waitForFunction(() => {
+      const shown = document.querySelector<HTMLElement>('#panel')?.innerText.trim() ?? '';
+      return shown.length > 20 && !shown.startsWith('Lädt');
+    }, null, { timeout: 15_000 }).catch(() => undefined);
     await page.waitForTimeout(150);
     const text = (await page.locator('#panel').innerText()).trim();
     t.ok(text.length > 20, `${id}: renders content (${text.length} characters)`);
