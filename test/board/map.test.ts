@@ -42,6 +42,12 @@ t.test('the map loads on first show: the grid, the calls where the game put them
   t.equal(await page.evaluate(() => 'L' in window), true, 'Leaflet loaded with the map');
   t.equal(await page.locator('#map-styles').count(), 1, 'its style sheet too');
   t.ok(await page.locator('#map .map-grid-label', { hasText: 'X 2000' }).count(), 'the grid is labelled in game coordinates');
+  const xLabels = await page.locator('#map').evaluate((map) => {
+    const box = map.getBoundingClientRect();
+    const labels = Array.from(map.querySelectorAll('.map-grid-label.gx'), (el) => el.getBoundingClientRect());
+    return { count: labels.length, hidden: labels.filter((r) => r.bottom > box.bottom || r.top < box.top).length };
+  });
+  t.ok(xLabels.count > 0 && xLabels.hidden === 0, `the X labels along the bottom are in sight from the start (${xLabels.hidden} of ${xLabels.count} cut off)`);
   await page.locator('.map-place[data-place="call:m:1"]').waitFor();
   t.equal(await page.locator('.map-place[data-place="call:m:text"]').count(), 0, 'a call without coordinates has no marker');
   // Game north is up, east to the right: the panic (-1000, 2000) is left of and above the crash (200, -900).

@@ -84,7 +84,8 @@ export class MapScene {
     }
     // Fitted first and without animation: a zoom animation still running would end on its own
     // target. Then room around the map (a followed unit at its edge still centres), but not lost at sea.
-    if (first) this.map.fitBounds(bounds, { animate: false });
+    // The grid's X labels hang below its bottom line: room for them, or they start out of sight.
+    if (first) this.map.fitBounds(bounds, { animate: false, paddingBottomRight: t ? [0, 0] : [0, 22] });
     this.map.options.minZoom = Math.min(this.map.getZoom(), this.map.getBoundsZoom(bounds) - 1);
     this.map.setMaxBounds(bounds.pad(4));
     for (const u of this.units.values()) {
