@@ -17,7 +17,7 @@
  *               serialize-once fan-out (positions-event-bus.ts, passed through startServer's `bus`
  *               option; `--per put`: one event per PUT); `--reference-seconds` long;
  *   coalesced — the product: boards on `live.positions` (one frame per interval with what moved);
- *               `--minutes` long, server RSS sampled throughout (memory flat);
+ *               `--minutes` long, its heap after GC before and after (memory flat) and RSS every 5 s;
  *   two nodes — (`--nodes 2`) coalesced on two nodes with Redis: PUTs to node A, every other board
  *               of each guild on node B; `--reference-seconds` long.
  * Per phase: the PUTs start, the boards join, `--warmup`, then the measured window: server CPU per second (/proc), frames
@@ -123,7 +123,7 @@ async function measurePhase(
 ): Promise<PhaseFigures> {
   const r: PhaseFigures = {
     name: p.name, nodes: p.nodes, windowMs: p.windowMs, ingestCpuMs: 0, ingestMs: 0, serverCpuMs: 0, serverCpuByNode: [], framesByNode: [], bytesByNode: [],
-    frames: 0, positions: 0, agesByNode: [], sentAgesByNode: [], rss: [], boardsCpuMs: 0, sendersCpuMs: 0, boxBusyMs: 0, closed: 0, problems: [],
+    frames: 0, positions: 0, agesByNode: [], sentAgesByNode: [], rss: [], heapMb: { first: [], last: [] }, boardsCpuMs: 0, sendersCpuMs: 0, boxBusyMs: 0, closed: 0, problems: [],
     serverFrames: 0, skipped: 0, referenceEvents: 0,
   };
   const servers: BenchChild[] = [];
@@ -131,7 +131,7 @@ async function measurePhase(
   try {
     for (let i = 0; i < p.nodes; i++) {
       servers.push(runCtl.started(spawnNode(file('./lib/positions-server.ts'), {
-        cpu: 0, nofile, ipc: true, args: [p.mode], env: { BENCH_DATABASE_URL: databaseUrl, ...(p.nodes > 1 && redisUrl ? { BENCH_REDIS_URL: redisUrl } : {}) },
+        cpu: 0, nofile, ipc: true, args: [p.mode], nodeArgs: ['--expose-gc'], env: { BENCH_DATABASE_URL: databaseUrl, ...(p.nodes > 1 && redisUrl ? { BENCH_REDIS_URL: redisUrl } : {}) },
       })));
     }
     const ports = await Promise.all(servers.map(async (s) => ((await s.firstMessage) as { port: number }).port));
@@ -157,6 +157,7 @@ async function measurePhase(
     r.connectMs = connected.ms;
     await new Promise((res) => setTimeout(res, o.warmupMs));
 
+    r.heapMb.first = await Promise.all(peers.map((x) => x.call<number>('heapAfterGc')));
     const stats0 = await Promise.all(peers.map((x) => x.call<ServerStats>('stats')));
     const cpu0 = serverCpu();
     const boards0 = cpuMsOf(boardsChild.pid);
@@ -177,6 +178,7 @@ async function measurePhase(
     r.sendersCpuMs = cpuMsOf(sendersChild.pid) - senders0;
     r.boxBusyMs = systemBusyMs() - box0;
     const stats1 = await Promise.all(peers.map((x) => x.call<ServerStats>('stats')));
+    r.heapMb.last = await Promise.all(peers.map((x) => x.call<number>('heapAfterGc')));
     r.serverCpuByNode = cpu1.map((c, i) => c - cpu0[i]);
     r.serverCpuMs = sum(r.serverCpuByNode);
     r.framesByNode = win.framesByNode;

@@ -16,7 +16,7 @@ const benches: Record<string, { summary: string; load: () => Promise<{ run(args:
   incidents: { summary: 'incident history search at 100,000 sheets (+ noise guilds) vs 1,000: words, street, caller, unit, week, deep cursor page; p50/p99 and EXPLAIN', load: () => import('./incidents.ts') },
   reconnect: { summary: 'N boards (default 5000) through a server restart (1012 to all) and a 7 s outage: time until all are live again, server CPU in the storm, no delta lost or twice', load: () => import('./reconnect.ts') },
   medic: { summary: 'medic events: POST /medic/events in batches of 100 vs raw postgres.js multi-row inserts, and the game queue\'s disk bytes per event (write amplification)', load: () => import('./medic.ts') },
-  positions: { summary: 'unit positions to map boards: 200 guilds x 50 units at 1 Hz x 20 boards, the coalesced live.positions vs the same load per event through the hub\'s fan-out (frames, server CPU, age p50/p99, RSS over 5 min); --nodes 2: Redis', load: () => import('./positions.ts') },
+  positions: { summary: 'unit positions to map boards: 200 guilds x 50 units at 1 Hz x 20 boards, the coalesced live.positions vs the same load per event through the hub\'s fan-out (frames, server CPU, age p50/p99, heap after GC and RSS over 5 min); --nodes 2: Redis', load: () => import('./positions.ts') },
   scale: { summary: 'N nodes on Redis (default 4), 400 guilds, guild-affine boards, REST writes on every node: events received and CPU per write per node, the per-guild bus vs the broadcast bus before issue 30, N nodes vs 1', load: () => import('./scale.ts') },
 };
 

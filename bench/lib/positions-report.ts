@@ -28,6 +28,8 @@ export interface PhaseFigures {
   sentAgesByNode: [number, number][][];
   /** Server RSS (MB per node) every 5 s of the window. */
   rss: { s: number; mb: number[] }[];
+  /** Server heap after full GCs (heapUsed + external, MB per node) just before and just after the window, outside its CPU figures. */
+  heapMb: { first: number[]; last: number[] };
   boardsCpuMs: number;
   sendersCpuMs: number;
   boxBusyMs: number;
@@ -62,6 +64,13 @@ export function rssGrowth(r: PhaseFigures): { first: number; last: number; growt
   return { first, last, growth: last / first - 1 };
 }
 
+/** The live heap's growth over the window (all nodes summed). */
+export function heapGrowth(r: PhaseFigures): { first: number; last: number; growth: number } {
+  const first = r.heapMb.first.reduce((a, b) => a + b, 0);
+  const last = r.heapMb.last.reduce((a, b) => a + b, 0);
+  return { first, last, growth: first > 0 && r.heapMb.last.length ? last / first - 1 : NaN };
+}
+
 function column(r: PhaseFigures): string[] {
   if (r.error) return [`failed: ${r.error.slice(0, 60)}`];
   const w = r.windowMs;
@@ -71,6 +80,7 @@ function column(r: PhaseFigures): string[] {
   const s = ages(r, 'sentAgesByNode');
   const b = r.nodes > 1 ? ages(r, 'agesByNode', 1) : null;
   const g = rssGrowth(r);
+  const h = heapGrowth(r);
   const boardsCount = r.framesByNode.length ? r.frames : 0;
   return [
     f0(w / 1000),
@@ -87,6 +97,7 @@ function column(r: PhaseFigures): string[] {
     `${f0(s.p50)} / ${f0(s.p99)}`,
     r.name === 'per-event' ? `${f0(perS(r.referenceEvents, w))} events` : `${f0(perS(r.serverFrames, w))} / ${r.skipped}`,
     `${f0(g.first)} → ${f0(g.last)} (max ${f0(Math.max(...r.rss.map((x) => x.mb.reduce((p, q) => p + q, 0))))})`,
+    `${f1(h.first)} → ${f1(h.last)}`,
     `${f0(perS(r.boardsCpuMs, w))} + ${f0(perS(r.sendersCpuMs, w))}`,
     f0(perS(r.boxBusyMs, w)),
     String(r.closed),
@@ -108,6 +119,7 @@ const rowNames = [
   'age since the PUT left p50 / p99 (ms)',
   'server: frames sent (/s) / sockets skipped',
   'server RSS first → last fifth (MB)',
+  'server heap after GC, start → end (MB)',
   'load generator CPU: boards + PUTs (ms/s)',
   'whole box busy (ms/s, of 2000)',
   'boards closed',
@@ -142,8 +154,12 @@ export function printPositions(o: PositionsOptions, results: PhaseFigures[]): vo
   if (co) {
     const a = ages(co, 'agesByNode');
     process.stdout.write(`${target('age p99 on the boards, coalesced', `${f0(a.p99)} ms`, a.p99 <= 1500, '<= 1500 ms')}\n`);
+    // Memory flat: what the server holds after a full GC must not grow. RSS is shown beside it; it
+    // also moves with when the collector last ran and how much the allocator keeps.
+    const h = heapGrowth(co);
+    process.stdout.write(`${target(`server heap after GC over ${f0(co.windowMs / 1000)} s, end / start`, `${h.growth >= 0 ? '+' : ''}${f1(h.growth * 100)}%`, h.growth <= 0.05, '<= +5%')}\n`);
     const g = rssGrowth(co);
-    process.stdout.write(`${target(`server RSS over ${f0(co.windowMs / 1000)} s, last fifth / first`, `${g.growth >= 0 ? '+' : ''}${f1(g.growth * 100)}%`, g.growth <= 0.05, '<= +5%')}\n`);
+    process.stdout.write(`  (RSS, last fifth / first: ${g.growth >= 0 ? '+' : ''}${f1(g.growth * 100)}%)\n`);
   }
   if (two) {
     const b = ages(two, 'agesByNode', 1);

@@ -5,7 +5,7 @@
  * `per-position` — the per-event reference: the same server with its in-process bus wrapped by
  * positions-event-bus.ts, so each accepted PUT (or each position in it) is also an event that the
  * hub's fan-out sends to every `live.watch` board. Quiet: warnings and errors only, on stderr.
- * Reports `{port}` on stdout; answers `stats` over IPC.
+ * Reports `{port}` on stdout; answers `stats` and `heapAfterGc` (MB, started with --expose-gc) over IPC.
  */
 import { loadConfig } from '../../server/config.ts';
 import { createMemoryBus } from '../../server/hub/bus.ts';
@@ -27,7 +27,17 @@ const config = loadConfig({
 const reference = mode === 'coalesced' ? null : perEventBus(createMemoryBus(), mode === 'per-put' ? 'put' : 'position');
 const server = await startServer({ config, bus: reference?.bus });
 reference?.useHub((guildId) => server.deps.hub.guild(guildId));
+// The live heap after full collections (the bench starts this file with --expose-gc): what the
+// server holds on to, unlike RSS, which also follows when the collector last ran.
+const gc = (globalThis as { gc?: () => void }).gc;
 serveIpc({
+  heapAfterGc: () => {
+    if (!gc) throw new Error('start with --expose-gc');
+    gc();
+    gc();
+    const m = process.memoryUsage();
+    return (m.heapUsed + m.external) / 2 ** 20;
+  },
   stats: () => ({
     delivery: server.deps.positionDelivery.stats,
     positions: server.deps.positions.stats,

@@ -28,7 +28,7 @@ t.test('the positions bench runs in a tiny configuration and prints its figures'
   };
   t.match(out, /^\s+per-event\s+coalesced\s+two nodes$/m, 'a column per phase');
   for (const name of ['server CPU (ms/s; per node)', '  delivery: the rest (ms/s)', 'PUTs / positions in (/s)', 'frames received by boards (/s)',
-    'positions received (/s)', 'server RSS first → last fifth (MB)', 'load generator CPU: boards + PUTs (ms/s)']) {
+    'positions received (/s)', 'server RSS first → last fifth (MB)', 'server heap after GC, start → end (MB)', 'load generator CPU: boards + PUTs (ms/s)']) {
     t.match(row(name), /\d/, `"${name}" has figures`);
   }
   const ages = row('age on boards p50 / p99 (ms, minus `at`)');
@@ -39,7 +39,7 @@ t.test('the positions bench runs in a tiny configuration and prints its figures'
   t.ok(frames[0] > 0 && frames[1] > 0 && frames[2] > 0, `boards received frames in every phase: ${frames.join(', ')}`);
   t.ok(frames[1] <= 4 * 1.5, `coalesced: at most about one frame per board per second (${frames[1]}/s for 4 boards)`);
   for (const target of ['frames, per-event (one per position) / coalesced', 'server CPU, per-event / coalesced', '  delivery CPU alone',
-    'age p99 on the boards, coalesced', 'server RSS over', 'age p99 on node B']) {
+    'age p99 on the boards, coalesced', 'server heap after GC over', 'age p99 on node B']) {
     t.match(out, new RegExp(`^${target.replace(/[()/]/g, '\\$&')}.*\\(target [<>]= [^)]+\\)  (PASS|MISSED)$`, 'm'), `a verdict for "${target.trim()}"`);
   }
 });
