@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { serveIpc } from './ipc.ts';
+import { settledMemory } from './memory.ts';
 import { startProfile, type HotFunction } from './profile.ts';
 
 /**
@@ -51,30 +51,6 @@ export interface WindowCpu {
   elu: number;
   /** With BENCH_CPU_PROFILE=<file>: the window's sampled JS busy time and hottest functions (the profile is in the file). */
   profile?: { busyMs: number; hot: HotFunction[] };
-}
-
-export interface Memory {
-  rss: number;
-  /** Resident bytes of V8's young generation: empty after a full GC, sized by V8's own heuristics. */
-  young: number;
-  heapTotal: number;
-  heapUsed: number;
-  external: number;
-}
-
-/** Memory after full collections (needs --expose-gc); RSS includes uWS's native socket state, not kernel buffers. */
-async function settledMemory(): Promise<Memory> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('start the target with --expose-gc');
-  for (let i = 0; i < 2; i++) {
-    gc();
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const m = process.memoryUsage();
-  const young = getHeapSpaceStatistics()
-    .filter((sp) => sp.space_name === 'new_space' || sp.space_name === 'new_large_object_space')
-    .reduce((sum, sp) => sum + sp.physical_space_size, 0);
-  return { rss: m.rss, young, heapTotal: m.heapTotal, heapUsed: m.heapUsed, external: m.external };
 }
 
 function deferred<T>() {

@@ -23,7 +23,7 @@ import { createApiKey } from '../../server/domains/apikeys/service.ts';
 import { insertGuild } from '../../server/domains/guilds/store.ts';
 import { whole } from './args.ts';
 import { benchDatabase, type BenchDatabase } from './db.ts';
-import type { Memory } from './fanout-control.ts';
+import type { Memory } from './memory.ts';
 import { BOARD_TOPICS } from './fanout-events.ts';
 import { ipcPeer } from './ipc.ts';
 import { benchRun, canNice, canPin, cpuMsOf, openFileLimits, postgresPids, spawnNode, systemBusyMs, type BenchChild } from './procs.ts';

@@ -12,6 +12,7 @@ import { createMemoryBus } from '../../server/hub/bus.ts';
 import { startServer } from '../../server/main.ts';
 import { report, stopOnSignalOrOrphan } from './child.ts';
 import { serveIpc } from './ipc.ts';
+import { settledMemory } from './memory.ts';
 import { perEventBus } from './positions-event-bus.ts';
 
 const mode = process.argv[2];
@@ -27,15 +28,10 @@ const config = loadConfig({
 const reference = mode === 'coalesced' ? null : perEventBus(createMemoryBus(), mode === 'per-put' ? 'put' : 'position');
 const server = await startServer({ config, bus: reference?.bus });
 reference?.useHub((guildId) => server.deps.hub.guild(guildId));
-// The live heap after full collections (the bench starts this file with --expose-gc): what the
-// server holds on to, unlike RSS, which also follows when the collector last ran.
-const gc = (globalThis as { gc?: () => void }).gc;
 serveIpc({
-  heapAfterGc: () => {
-    if (!gc) throw new Error('start with --expose-gc');
-    gc();
-    gc();
-    const m = process.memoryUsage();
+  // What the server holds on to (heap after full GCs, MB): flat over the window means no growth.
+  heapAfterGc: async () => {
+    const m = await settledMemory();
     return (m.heapUsed + m.external) / 2 ** 20;
   },
   stats: () => ({

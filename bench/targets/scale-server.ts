@@ -12,6 +12,7 @@ import { startServer } from '../../server/main.ts';
 import { createBroadcastBus } from '../lib/broadcast-bus.ts';
 import { report, stopOnSignalOrOrphan } from '../lib/child.ts';
 import { serveIpc } from '../lib/ipc.ts';
+import { settledMemory } from '../lib/memory.ts';
 
 const mode = process.argv[2];
 if (mode !== 'guild' && mode !== 'broadcast') throw new Error(`usage: scale-server.ts guild|broadcast (got ${mode})`);
@@ -26,9 +27,8 @@ const config = loadConfig({
 const bus = mode === 'broadcast' ? await createBroadcastBus(redisUrl, createLog(config.logLevel)) : undefined;
 const server = await startServer({ config, bus });
 serveIpc({
-  mem: () => {
-    (globalThis as { gc?: () => void }).gc?.();
-    const { heapUsed, rss } = process.memoryUsage();
+  mem: async () => {
+    const { heapUsed, rss } = await settledMemory();
     return { heapUsed, rss };
   },
 });

@@ -37,6 +37,9 @@ export function connectionLost(): Error {
   return Object.assign(new Error('connection to PostgreSQL lost'), { code: 'CONNECTION_CLOSED' });
 }
 
+/** The statement postgres.js 3.4 sends on each new connection to read the array types (`fetchArrayTypes`). */
+const ARRAY_TYPES_QUERY = /from pg_catalog\.pg_type a\s+left join pg_catalog\.pg_type b on b\.oid = a\.typelem/;
+
 /**
  * A rejection that postgres.js itself leaves unhandled when a connection is lost while it opens:
  * on every new connection it reads the array types in a query whose promise nobody holds (upstream
@@ -44,11 +47,16 @@ export function connectionLost(): Error {
  * with a connection error and, by Node's default, ends the process. The project awaits every query
  * it sends, so an unhandled connection failure of postgres.js is that query; the statement that
  * opened the connection fails on its own and is answered 503. Recognised only by the connection
- * codes above on an error postgres.js made (its stack names its connection module).
+ * codes above on an error postgres.js made (its stack names its connection module), or on one it
+ * failed that query with: a reconnect that PostgreSQL refused is a bare `connect ECONNREFUSED`
+ * from Node, which postgres.js marks with the statement it failed (`query`, the array-types one;
+ * test/store/unheld-types-rejection.test.ts shows it).
  */
 export function isUnheldPostgresRejection(err: unknown): boolean {
+  if (!isConnectionFailure(err)) return false;
   const stack = (err as Error | null)?.stack ?? '';
-  return isConnectionFailure(err) && /[/\\]postgres[/\\](src|cjs[/\\]src)[/\\]connection\.js/.test(stack);
+  const query = (err as { query?: unknown }).query;
+  return /[/\\]postgres[/\\](src|cjs[/\\]src)[/\\]connection\.js/.test(stack) || (typeof query === 'string' && ARRAY_TYPES_QUERY.test(query));
 }
 
 /**
