@@ -3,6 +3,8 @@
  * router itself, whose procedures tRPC's client infers from. Types, never values. The package ships them as the
  * generated `dist/router.d.ts` (built from these exports), so a consumer's tsc sees the real input
  * and output of every procedure, and the built JavaScript imports nothing of the server.
+ * test/sdk/boundaries.test.ts holds the SDK and the board to this: no value from server/, and this
+ * one type only here.
  */
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '../server/trpc/app-router.ts';
