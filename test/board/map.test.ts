@@ -42,12 +42,20 @@ t.test('the map loads on first show: the grid, the calls where the game put them
   t.equal(await page.evaluate(() => 'L' in window), true, 'Leaflet loaded with the map');
   t.equal(await page.locator('#map-styles').count(), 1, 'its style sheet too');
   t.ok(await page.locator('#map .map-grid-label', { hasText: 'X 2000' }).count(), 'the grid is labelled in game coordinates');
-  const xLabels = await page.locator('#map').evaluate((map) => {
+  /** The grid's edge labels (X along the bottom, the top Y) cut off by the map's box. */
+  const edgeLabels = () => page.locator('#map').evaluate((map) => {
     const box = map.getBoundingClientRect();
     const labels = Array.from(map.querySelectorAll('.map-grid-label.gx'), (el) => el.getBoundingClientRect());
-    return { count: labels.length, hidden: labels.filter((r) => r.bottom > box.bottom || r.top < box.top).length };
+    const top = Array.from(map.querySelectorAll('.map-grid-label.gy')).find((el) => el.textContent === 'Y 9000')?.getBoundingClientRect();
+    return { count: labels.length, hidden: labels.filter((r) => r.bottom > box.bottom || r.top < box.top).length, topHidden: !top || top.top < box.top };
   });
-  t.ok(xLabels.count > 0 && xLabels.hidden === 0, `the X labels along the bottom are in sight from the start (${xLabels.hidden} of ${xLabels.count} cut off)`);
+  const xLabels = await edgeLabels();
+  t.ok(xLabels.count > 0 && xLabels.hidden === 0 && !xLabels.topHidden, `the X labels along the bottom and the top Y are in sight from the start (${xLabels.hidden} of ${xLabels.count} cut off)`);
+  // A map nobody has moved follows its box: a shorter window fits it anew, edges included.
+  await page.setViewportSize({ width: 1400, height: 640 });
+  await page.waitForTimeout(300);
+  const shorter = await edgeLabels();
+  t.ok(shorter.hidden === 0 && !shorter.topHidden, `a shorter window still shows the whole grid (${shorter.hidden} X labels cut off, top ${shorter.topHidden ? 'cut off' : 'in sight'})`);
   await page.locator('.map-place[data-place="call:m:1"]').waitFor();
   t.equal(await page.locator('.map-place[data-place="call:m:text"]').count(), 0, 'a call without coordinates has no marker');
   // Game north is up, east to the right: the panic (-1000, 2000) is left of and above the crash (200, -900).
@@ -58,6 +66,25 @@ t.test('the map loads on first show: the grid, the calls where the game put them
   t.ok(Math.abs(ratio - 1200 / 2900) < 0.05, `one scale on both axes (dx/dy ${ratio.toFixed(3)})`);
   t.equal(await page.locator('.map-place[data-place="call:m:panic"]').evaluate((el) => getComputedStyle(el, '::after').animationName), 'map-panic', 'the panic call pulses');
   await screenshot(page, 'map-grid-desk');
+  // Once the person has moved it, the view is theirs: a new size keeps its zoom and its centre
+  // (Leaflet's own rule on a window resize), instead of fitting the grid again.
+  const view = () => page.evaluate(() => {
+    const { map } = [...(window as unknown as { dtMap: { scenes: Set<{ scene: { map: { getZoom(): number; getCenter(): { lat: number; lng: number } } } }> } }).dtMap.scenes][0].scene;
+    const c = map.getCenter();
+    return { zoom: map.getZoom(), lat: Math.round(c.lat), lng: Math.round(c.lng) };
+  });
+  const box = (await page.locator('#map').boundingBox())!;
+  const fitted = await view();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 80, box.y + box.height / 2 + 40, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForTimeout(600); // the drag's inertia runs out
+  const dragged = await view();
+  t.notSame(dragged, fitted, 'the drag moved the map');
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.waitForTimeout(300);
+  t.same(await view(), dragged, 'after a drag a taller window keeps its zoom and centre');
 });
 
 t.test('a call marker opens its details; Übernehmen takes it into an incident sheet', async (t) => {

@@ -18,6 +18,12 @@ export interface SceneOptions {
   onManualMove(): void;
 }
 
+/** Room a fit leaves inside the map's box, px. */
+type Fit = { paddingTopLeft: L.PointTuple; paddingBottomRight: L.PointTuple };
+const noLabels: Fit = { paddingTopLeft: [0, 0], paddingBottomRight: [0, 0] };
+/** The grid's top Y label sits above its top line, its X labels below its bottom line: room for both, or they start out of sight. */
+const gridLabels: Fit = { paddingTopLeft: [0, 18], paddingBottomRight: [0, 22] };
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** Glide (CSS transition) for markers placed at least once: a new marker must not fly in from the corner. */
 const glideLater = (el: HTMLElement) => requestAnimationFrame(() => requestAnimationFrame(() => el.classList.add('glide')));
@@ -38,6 +44,9 @@ export class MapScene {
   private places = new Map<string, PlaceMarker>();
   private postalList: readonly { code: string; x: number; y: number }[] = [];
   private baseKey = '';
+  /** The base's first fit, kept while nobody has moved the map: a new size (the panel laid out, a phone turned) fits it again. */
+  private firstFit: { bounds: L.LatLngBounds; padding: Fit } | null = null;
+  private fitting = false;
 
   constructor(el: HTMLElement, private readonly opts: SceneOptions) {
     this.map = L.map(el, {
@@ -53,6 +62,9 @@ export class MapScene {
     this.placeLayer.addTo(this.map);
     this.unitLayer.addTo(this.map);
     this.map.on('dragstart', () => opts.onManualMove());
+    this.map.on('movestart zoomstart', () => {
+      if (!this.fitting) this.firstFit = null; // a drag, a zoom, a jump: the view is the person's now
+    });
     this.map.on('zoomstart', () => el.classList.add('dt-zooming'));
     this.map.on('zoomend', () => requestAnimationFrame(() => requestAnimationFrame(() => el.classList.remove('dt-zooming'))));
     this.map.on('moveend', () => this.drawPostals());
@@ -82,10 +94,10 @@ export class MapScene {
     } else {
       bounds = this.drawGrid(extent!);
     }
-    // Fitted first and without animation: a zoom animation still running would end on its own
-    // target. Then room around the map (a followed unit at its edge still centres), but not lost at sea.
-    // The grid's X labels hang below its bottom line: room for them, or they start out of sight.
-    if (first) this.map.fitBounds(bounds, { animate: false, paddingBottomRight: t ? [0, 0] : [0, 22] });
+    // Fitted without animation (a zoom animation still running would end on its own target), the
+    // first time and while nobody has moved the map. Then room around the map (a followed unit at
+    // its edge still centres), but not lost at sea.
+    if (first || this.firstFit) this.fit(bounds, t ? noLabels : gridLabels);
     this.map.options.minZoom = Math.min(this.map.getZoom(), this.map.getBoundsZoom(bounds) - 1);
     this.map.setMaxBounds(bounds.pad(4));
     for (const u of this.units.values()) {
@@ -98,6 +110,22 @@ export class MapScene {
       if (pos.game) p.marker.setLatLng(this.latLng(pos.game.x, pos.game.y));
     }
     this.drawPostals();
+  }
+
+  private fit(bounds: L.LatLngBounds, padding: Fit): void {
+    this.firstFit = { bounds, padding };
+    this.fitting = true;
+    try {
+      this.map.fitBounds(bounds, { animate: false, ...padding });
+    } finally {
+      this.fitting = false;
+    }
+  }
+
+  /** The container changed size: Leaflet measures it again, and a map nobody has moved yet is fitted to it anew. */
+  resized(): void {
+    this.map.invalidateSize({ pan: false });
+    if (this.firstFit) this.fit(this.firstFit.bounds, this.firstFit.padding);
   }
 
   /** Lines every 1000 game units over `e`, labelled with their X or Y along the edges and at the origin. */
@@ -222,11 +250,13 @@ export class MapScene {
 
   /** Centres the map on a game point (zooming in to at least `zoom`). */
   jumpTo(x: number, y: number, zoom?: number): void {
+    this.firstFit = null;
     this.map.setView(this.latLng(x, y), Math.max(this.map.getZoom(), zoom ?? this.map.getZoom()), { animate: true });
   }
 
   /** Keeps a moving unit in the centre: the pan glides as long as the marker does. */
   centreOn(x: number, y: number, glide: boolean): void {
+    this.firstFit = null;
     this.map.panTo(this.latLng(x, y), glide ? { animate: true, duration: 0.9, easeLinearity: 1, noMoveStart: true } : { animate: false });
   }
 

@@ -63,7 +63,7 @@ export function MapView({ onPick, compact }: { onPick?: (p: Picked) => void; com
     sceneRef.current = scene;
     const entry = { scene, state };
     scenes.add(entry);
-    const resized = new ResizeObserver(() => scene.map.invalidateSize({ pan: false }));
+    const resized = new ResizeObserver(() => scene.resized());
     resized.observe(host.current!);
     const byCode = () => new Map(postals.value.map((p) => [p.code, p] as const));
     const stops = [
