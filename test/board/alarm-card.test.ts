@@ -1,11 +1,11 @@
 import t from 'tap';
 import type { BrowserContext, Page } from 'playwright-core';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 import { call } from '../helpers/server.ts';
 
 // The crew's alarm card (issue 29), in real Chromium against a real server: a dispatcher alarms
-// the unit a crew member occupies (POST /incidents/{n}/alarm); within a second the crew's phone
+// the unit a crew member occupies (POST /incidents/{n}/alarm); pushed live (how soon: `npm run bench -- alarm`), the crew's phone
 // shows a full-width card with keyword, priority, address, message and the alarmed units, and
 // rings; timeline entries and a changed address appear on it live; "Übernehmen (3)" acknowledges
 // (the desk sees it); a hidden page gets a system notification with keyword and address.
@@ -52,15 +52,15 @@ await ok('POST', '/integrations/ingame/calls', {
 const { incident } = await ok('POST', '/calls/vu-hafen/take', { keyword: 'VU mit eingeklemmter Person' });
 const n = incident.number as number;
 
-t.test('the alarm: a full-width card within a second on the phone, with keyword, priority, address, message and units; it rings', async (t) => {
+t.test('the alarm: a full-width card on the phone, live, with keyword, priority, address, message and units; it rings', async (t) => {
   await phone.locator('#alarm-strip').getByText(/Alarm bereit/).waitFor();
   await phone.click('#alarm-unlock');
   t.equal(await phone.evaluate(() => (window as unknown as Hooked).__asked), 1, 'the click asked for notifications (a user gesture)');
   await ok('POST', `/incidents/${n}/alarm`, { callsigns: ['RTW-1', 'NEF-1'] });
   const answered = Date.now();
   const card = phone.locator('#crew-alarm');
-  await card.getByText('VU mit eingeklemmter Person').waitFor({ timeout: 1000 });
-  t.ok(Date.now() - answered < 1000, `keyword on the phone ${Date.now() - answered} ms after the alarm's answer`);
+  await card.getByText('VU mit eingeklemmter Person').waitFor({ timeout: LIVE_MS });
+  t.ok(Date.now() - answered < LIVE_MS, `keyword on the phone ${Date.now() - answered} ms after the alarm's answer`);
   const text = await card.innerText();
   t.match(text, /ALARM RTW-1/);
   t.match(text, /Priorität 1 – hoch/);
@@ -80,11 +80,11 @@ t.test('the alarm: a full-width card within a second on the phone, with keyword,
 t.test('sheet updates reach the card live: a timeline entry, a changed address', async (t) => {
   await ok('POST', `/incidents/${n}/entries`, { text: 'Feuerwehr nachgefordert' });
   const sent = Date.now();
-  await phone.locator('#crew-alarm').getByText('Feuerwehr nachgefordert').waitFor({ timeout: 1000 });
-  t.ok(Date.now() - sent < 1000, `entry after ${Date.now() - sent} ms`);
+  await phone.locator('#crew-alarm').getByText('Feuerwehr nachgefordert').waitFor({ timeout: LIVE_MS });
+  t.ok(Date.now() - sent < LIVE_MS, `entry after ${Date.now() - sent} ms`);
   const { version } = await ok('GET', `/incidents/${n}`);
   await ok('PATCH', `/incidents/${n}`, { version, location: { street: 'Hafenstraße 40', postal: '20457', text: 'Hamburg' } });
-  await phone.locator('#crew-alarm-address').getByText('Hafenstraße 40').waitFor({ timeout: 1000 });
+  await phone.locator('#crew-alarm-address').getByText('Hafenstraße 40').waitFor({ timeout: LIVE_MS });
   t.pass('the new address is on the card');
   await phone.setViewportSize({ width: 1280, height: 800 });
   await screenshot(phone, 'alarm-card-desk');
@@ -93,7 +93,7 @@ t.test('sheet updates reach the card live: a timeline entry, a changed address',
 
 t.test('"Übernehmen (3)" acknowledges: the card goes, the tone stops, the desk sees the acknowledgement', async (t) => {
   await ok('PUT', '/units/NEF-1/status', { status: '3' });
-  await phone.locator('#crew-alarm [data-callsign="NEF-1"]').getByText('übernommen').waitFor({ timeout: 1000 });
+  await phone.locator('#crew-alarm [data-callsign="NEF-1"]').getByText('übernommen').waitFor({ timeout: LIVE_MS });
   t.pass('NEF-1 acknowledging shows on the card at once');
   await phone.click('#crew-alarm-take');
   await phone.locator('#crew-alarm').waitFor({ state: 'detached', timeout: 2000 });
@@ -111,8 +111,8 @@ t.test('a hidden page gets a system notification with keyword and address', asyn
   });
   await ok('POST', `/incidents/${n}/alarm`, { callsigns: ['RTW-1'] });
   const answered = Date.now();
-  await phone.waitForFunction(() => (window as unknown as Hooked).__notes.some((x) => x.title.includes('VU mit eingeklemmter Person')), undefined, { timeout: 1000, polling: 20 });
-  t.ok(Date.now() - answered < 1000, `notification ${Date.now() - answered} ms after the alarm`);
+  await phone.waitForFunction(() => (window as unknown as Hooked).__notes.some((x) => x.title.includes('VU mit eingeklemmter Person')), undefined, { timeout: LIVE_MS, polling: 20 });
+  t.ok(Date.now() - answered < LIVE_MS, `notification ${Date.now() - answered} ms after the alarm`);
   const shown = (await notes(phone)).find((x) => x.title.includes('VU mit eingeklemmter Person'))!;
   t.match(shown, { title: 'Alarm RTW-1: VU mit eingeklemmter Person', tag: 'dt-alarm-RTW-1' });
   t.match(shown.body, /Hafenstraße 40, 20457 Hamburg/);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 
 // The board as a whole: the tabs each person gets, the overview and the time clock following REST
@@ -28,7 +28,7 @@ t.test('each person gets the tabs their rank allows, in the guild\'s tab order',
   for (const page of [admin, dispatcher, trainee, reordered]) await page.close();
 });
 
-t.test('a clock-in by REST shows on open boards within a second: overview count and the on-duty list', async (t) => {
+t.test('a clock-in by REST shows on open boards, live: overview count and the on-duty list', async (t) => {
   const overview = await b.open(demo.dispatcher);
   const clock = await b.open(demo.dispatcher, { tab: 'clock' });
   const count = overview.locator('[data-count=onDuty] .value');
@@ -36,17 +36,17 @@ t.test('a clock-in by REST shows on open boards within a second: overview count 
   t.equal((await b.rest('POST', '/admin/clock-in', { badge: 3 })).status, 200);
   const answered = Date.now();
   await Promise.all([
-    overview.locator('[data-count=onDuty] .value').getByText(String(before + 1), { exact: true }).waitFor({ timeout: 1000 }),
-    clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).waitFor({ timeout: 1000 }),
+    overview.locator('[data-count=onDuty] .value').getByText(String(before + 1), { exact: true }).waitFor({ timeout: LIVE_MS }),
+    clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).waitFor({ timeout: LIVE_MS }),
   ]);
-  t.ok(Date.now() - answered < 1000, `both boards followed ${Date.now() - answered} ms after the answer`);
+  t.ok(Date.now() - answered < LIVE_MS, `both boards followed ${Date.now() - answered} ms after the answer`);
   t.match(await clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).innerText(), /03\s+Jonas Krüger\s+Notfallsanitäter\s+\d\d:\d\d\s+\d+ s/);
   await screenshot(overview, 'overview-desk');
   await screenshot(clock, 'clock-desk');
 
   t.equal((await b.rest('POST', '/admin/clock-out', { badge: 3 })).status, 200);
-  await clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).waitFor({ state: 'detached', timeout: 1000 });
-  await overview.locator('[data-count=onDuty] .value').getByText(String(before), { exact: true }).waitFor({ timeout: 1000 });
+  await clock.locator('#on-duty tr', { hasText: 'Jonas Krüger' }).waitFor({ state: 'detached', timeout: LIVE_MS });
+  await overview.locator('[data-count=onDuty] .value').getByText(String(before), { exact: true }).waitFor({ timeout: LIVE_MS });
   await overview.close();
   await clock.close();
 });
@@ -55,7 +55,7 @@ t.test('the own clock: the buttons follow the live on-duty state, also when cloc
   const page = await b.open(demo.dispatcher, { tab: 'clock' });
   await page.locator('#duty').getByText('Du bist außer Dienst.').waitFor();
   t.equal((await b.rest('POST', '/admin/clock-in', { badge: 2 })).status, 200, 'clocked in by someone else');
-  await page.locator('#duty').getByText('Du bist im Dienst.').waitFor({ timeout: 1000 });
+  await page.locator('#duty').getByText('Du bist im Dienst.').waitFor({ timeout: LIVE_MS });
   t.ok(await page.locator('#clock-in').isDisabled());
   await page.click('#clock-out');
   await page.locator('#result').getByText(/^Ausgestempelt um \d\d:\d\d Uhr \(\d+ s\)\.$/).waitFor();

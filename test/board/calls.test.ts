@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 import { call } from '../helpers/server.ts';
 
@@ -44,11 +44,11 @@ t.test('the calls of the snapshot are listed without a tone, with everything the
   t.equal(await page.locator('#calls-count').innerText(), '2');
 });
 
-t.test('a panic call from the game appears within 1 s, first, with a tone and a flash', async (t) => {
+t.test('a panic call from the game appears live, first, with a tone and a flash', async (t) => {
   const started = Date.now();
   await report({ externalId: 'qb:panic', kind: 'panik', title: 'Panikknopf Streife 12', location: 'Mission Row' });
-  await page.locator('#calls > li:first-child[data-call="qb:panic"][data-fresh]').waitFor({ timeout: 1000 });
-  t.ok(Date.now() - started < 1000, `on the board ${Date.now() - started} ms after the report was sent`);
+  await page.locator('#calls > li:first-child[data-call="qb:panic"][data-fresh]').waitFor({ timeout: LIVE_MS });
+  t.ok(Date.now() - started < LIVE_MS, `on the board ${Date.now() - started} ms after the report was sent`);
   t.same(await order(page), ['qb:panic', 'qb:1', 'qb:2'], 'panic first');
   t.equal(await chimes(page), 1, 'one chime');
   t.match(await says(page, 'qb:panic'), /Panik[\s\S]*P1[\s\S]*Panikknopf Streife 12[\s\S]*Neu/, 'a panic is priority 1 and marked new');
@@ -60,12 +60,12 @@ t.test('a panic call from the game appears within 1 s, first, with a tone and a 
 
   await page.waitForTimeout(1000); // the board chimes at most once a second
   await report({ externalId: 'qb:9', kind: 'notruf', priority: 1, title: 'Herzstillstand', location: 'Vinewood Blvd' });
-  await row(page, 'qb:9').waitFor({ timeout: 1000 });
+  await row(page, 'qb:9').waitFor({ timeout: LIVE_MS });
   t.same(await order(page), ['qb:panic', 'qb:9', 'qb:1', 'qb:2'], 'then priority 1 before 2 and 3');
   t.equal(await chimes(page), 2, 'every new call chimes');
 
   await report({ externalId: 'qb:1', title: 'Verkehrsunfall', message: 'Jetzt drei PKW' });
-  await row(page, 'qb:1').getByText('2× gemeldet').waitFor({ timeout: 1000 });
+  await row(page, 'qb:1').getByText('2× gemeldet').waitFor({ timeout: LIVE_MS });
   t.match(await says(page, 'qb:1'), /Jetzt drei PKW/, 'a re-report updates the row in place');
   t.equal(await chimes(page), 2, 'a re-report of an open call does not chime again');
   t.same(await order(page), ['qb:panic', 'qb:9', 'qb:1', 'qb:2'], 'and keeps its place');
@@ -85,7 +85,7 @@ t.test('the list filters by kind', async (t) => {
 t.test('a take in another session removes the call from this board live', async (t) => {
   const taken = await b.rest('POST', '/calls/qb:9/take', {});
   t.equal(taken.status, 200, 'taken with the guild key');
-  await row(page, 'qb:9').waitFor({ state: 'detached', timeout: 1000 });
+  await row(page, 'qb:9').waitFor({ state: 'detached', timeout: LIVE_MS });
   t.same(await order(page), ['qb:panic', 'qb:1', 'qb:2']);
 
   t.equal((await b.rest('POST', '/admin/clock-in', { badge: '01' })).status, 200);
@@ -93,7 +93,7 @@ t.test('a take in another session removes the call from this board live', async 
   t.teardown(() => admin.context().close());
   await admin.click('[data-take="qb:2"]');
   await admin.locator('#sheet-title').getByText('Rauch über dem Wald').waitFor();
-  await row(page, 'qb:2').waitFor({ state: 'detached', timeout: 1000 });
+  await row(page, 'qb:2').waitFor({ state: 'detached', timeout: LIVE_MS });
   t.same(await order(page), ['qb:panic', 'qb:1'], 'the second board\'s take left this board too');
   t.equal(await page.locator('#calls-count').innerText(), '2');
 });
@@ -196,8 +196,8 @@ t.test('200 open calls: a re-report changes only its own row, in well under a se
   })()`);
   const sent = Date.now();
   await report({ externalId: 'load:77', title: 'Einsatz 77', message: 'Nachtrag: zweite Person verletzt' });
-  await row(page, 'load:77').getByText('Nachtrag: zweite Person verletzt').waitFor({ timeout: 1000 });
-  t.ok(Date.now() - sent < 1000, `shown ${Date.now() - sent} ms after the report`);
+  await row(page, 'load:77').getByText('Nachtrag: zweite Person verletzt').waitFor({ timeout: LIVE_MS });
+  t.ok(Date.now() - sent < LIVE_MS, `shown ${Date.now() - sent} ms after the report`);
   await page.waitForTimeout(200);
   t.same(await page.evaluate('[...window.touchedRows]'), ['load:77'], 'no other row and not the list changed');
 

@@ -8,7 +8,7 @@ import { seedDemo } from '../../server/seed/demo.ts';
 import { freshDatabase } from '../helpers/db.ts';
 import { tcpProxy } from '../helpers/tcp-proxy.ts';
 import { launchBrowser, screenshot } from '../helpers/browser.ts';
-import { demo } from '../helpers/board.ts';
+import { demo, LIVE_MS } from '../helpers/board.ts';
 
 // Honest connection on the alarm surfaces (issue 29): while the server is gone, the board's alarm
 // strip and the kiosk say "Alarmierung gestört — keine Verbindung seit N s" (ticking, red) where
@@ -73,7 +73,7 @@ t.test('a 7 s outage: said in words, ticking, red; live again within 3 s of the 
   const answering = Date.now();
   await strip(board).getByText(/^Alarm bereit/).waitFor({ timeout: 3000 });
   await flag(kiosk).getByText('Alarm bereit').waitFor({ timeout: 3000 - (Date.now() - answering) });
-  await kiosk.locator('#kiosk-quiet').getByText('Keine Alarme').waitFor({ timeout: 1000 });
+  await kiosk.locator('#kiosk-quiet').getByText('Keine Alarme').waitFor({ timeout: LIVE_MS });
   t.ok(Date.now() - answering < 3000, `both live again ${Date.now() - answering} ms after the server answered (outage ${answering - stopped} ms)`);
   await screenshot(board, 'connection-back-phone');
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 
 // The Leitstelle tab in a real browser against the real server and the demo guild: a dispatcher
@@ -37,8 +37,8 @@ t.test('a dispatcher takes a seat and another board sees it live; she leaves it 
   await slot(other, 2).locator('.slot-who').getByText('frei').waitFor();
   await slot(page, 2).locator('button.take').click();
   const started = Date.now();
-  await slot(other, 2).locator('.slot-who').getByText('Lena Berger').waitFor({ timeout: 1000 });
-  t.ok(Date.now() - started < 1000, `the other board shows her after ${Date.now() - started} ms`);
+  await slot(other, 2).locator('.slot-who').getByText('Lena Berger').waitFor({ timeout: LIVE_MS });
+  t.ok(Date.now() - started < LIVE_MS, `the other board shows her after ${Date.now() - started} ms`);
   await slot(page, 2).locator('.result').getByText('Du sitzt jetzt auf Platz 2.').waitFor();
   t.same((await seats()).slots.map((s) => [s.slot, s.userId]), [[2, demo.dispatcher]], 'GET /dispatchers agrees');
   t.match(await page.locator('#my-seat').innerText(), /Du sitzt auf Platz 2 · seit \d\d:\d\d Uhr · \d+ s/);
@@ -49,13 +49,13 @@ t.test('a dispatcher takes a seat and another board sees it live; she leaves it 
   await screenshot(page, 'dispatch-desk');
 
   await slot(page, 1).locator('button.take').click();
-  await slot(other, 1).locator('.slot-who').getByText('Lena Berger').waitFor({ timeout: 1000 });
-  await slot(other, 2).locator('.slot-who').getByText('frei').waitFor({ timeout: 1000 });
+  await slot(other, 1).locator('.slot-who').getByText('Lena Berger').waitFor({ timeout: LIVE_MS });
+  await slot(other, 2).locator('.slot-who').getByText('frei').waitFor({ timeout: LIVE_MS });
   t.pass('moving frees the old seat on the other board');
 
   await page.locator('#seat-leave').click();
   await page.locator('#seat-result').getByText('Platz 1 verlassen.').waitFor();
-  await slot(other, 1).locator('.slot-who').getByText('frei').waitFor({ timeout: 1000 });
+  await slot(other, 1).locator('.slot-who').getByText('frei').waitFor({ timeout: LIVE_MS });
   t.same((await seats()).slots, []);
   await page.locator('#seat-take').click();
   await page.locator('#seat-result').getByText('Du sitzt jetzt auf Platz 1.').waitFor();
@@ -68,7 +68,7 @@ t.test('an admin frees another person\'s seat; the holder\'s board shows it free
   await slot(admin, 1).locator('.slot-who').getByText('Lena Berger').waitFor();
   await slot(admin, 1).getByRole('button', { name: 'Platz 1 freigeben (Lena Berger)' }).click();
   await slot(admin, 1).locator('.result').getByText('Platz 1 ist frei.').waitFor();
-  await slot(page, 1).locator('.slot-who').getByText('frei').waitFor({ timeout: 1000 });
+  await slot(page, 1).locator('.slot-who').getByText('frei').waitFor({ timeout: LIVE_MS });
   t.equal(await page.locator('#my-seat p').innerText(), 'Du sitzt auf keinem Platz.');
   t.same((await seats()).slots, []);
 });
@@ -80,7 +80,7 @@ t.test('stand-by on and off, live on a second board; an admin takes someone off 
   await admin.locator('#standby').getByText('Niemand ist in Bereitschaft.').waitFor();
   await page.locator('#standby-on').click();
   await page.locator('#standby-result').getByText('Du bist jetzt in Bereitschaft.').waitFor();
-  await standbyRow(admin, demo.dispatcher).getByText('Lena Berger').waitFor({ timeout: 1000 });
+  await standbyRow(admin, demo.dispatcher).getByText('Lena Berger').waitFor({ timeout: LIVE_MS });
   t.match(await standbyRow(admin, demo.dispatcher).innerText(), /\d\d:\d\d\s+\d+ s/, 'since and a running duration');
   t.same(await standby(), [demo.dispatcher], 'GET /standby agrees');
   t.equal(await standbyRow(page, demo.dispatcher).locator('button.remove').count(), 0, 'no remove button on her own row');
@@ -89,13 +89,13 @@ t.test('stand-by on and off, live on a second board; an admin takes someone off 
 
   await page.locator('#standby-off').click();
   await page.locator('#standby-result').getByText('Deine Bereitschaft ist beendet.').waitFor();
-  await admin.locator('#standby').getByText('Niemand ist in Bereitschaft.').waitFor({ timeout: 1000 });
+  await admin.locator('#standby').getByText('Niemand ist in Bereitschaft.').waitFor({ timeout: LIVE_MS });
   t.same(await standby(), []);
 
   await page.locator('#standby-on').click();
-  await standbyRow(admin, demo.dispatcher).waitFor({ timeout: 1000 });
+  await standbyRow(admin, demo.dispatcher).waitFor({ timeout: LIVE_MS });
   await standbyRow(admin, demo.dispatcher).getByRole('button', { name: 'Lena Berger aus der Bereitschaft nehmen' }).click();
-  await page.locator('#my-standby').getByText('Du bist nicht in Bereitschaft.').waitFor({ timeout: 1000 });
+  await page.locator('#my-standby').getByText('Du bist nicht in Bereitschaft.').waitFor({ timeout: LIVE_MS });
   t.same(await standby(), [], 'the admin took her off');
 });
 

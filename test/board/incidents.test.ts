@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 
 // Einsätze in a real browser against the real server: two people (the guild's admin and its
@@ -17,9 +17,9 @@ const fall = await create({ keyword: 'RD1 Sturz', priority: 3, location: 'Legion
 
 const sheetText = async (page: Page) => (await page.locator('#sheet').textContent()) ?? '';
 const listed = (page: Page) => page.locator('#sheets-open [data-sheet]').evaluateAll((els) => els.map((e) => Number((e as HTMLElement).dataset.sheet)));
-/** Waits until the input shows `value` (a live change: within 1 s). */
+/** Waits until the input shows `value` (a live change: within LIVE_MS). */
 const valueIs = (page: Page, selector: string, value: string) =>
-  page.waitForFunction(([s, v]) => (document.querySelector(s) as HTMLInputElement | null)?.value === v, [selector, value] as const, { timeout: 1000 });
+  page.waitForFunction(([s, v]) => (document.querySelector(s) as HTMLInputElement | null)?.value === v, [selector, value] as const, { timeout: LIVE_MS });
 const openOn = async (page: Page, n: number) => {
   await page.click(`[data-sheet="${n}"]`);
   await page.locator(`#sheet article[data-number="${n}"] #timeline`).waitFor();
@@ -49,7 +49,7 @@ t.test('a stale edit shows the conflict in place and reloads the other person\'s
   await a.selectOption('#sheet-priority', '2');
   const theirs = await b.rest('PATCH', `/incidents/${fire.number}`, { version: 1, keyword: 'B2 Küchenbrand' });
   t.equal(theirs.status, 200, 'someone else saved version 1 first');
-  await a.locator('#sheet-stale').waitFor({ timeout: 1000 });
+  await a.locator('#sheet-stale').waitFor({ timeout: LIVE_MS });
   t.equal(await a.locator('#sheet-keyword').inputValue(), 'B3 Wohnungsbrand, Menschenleben in Gefahr', 'the typed value is kept while the sheet changes underneath');
   await a.click('#sheet-save');
   const conflict = a.locator('#sheet-conflict');
@@ -78,24 +78,24 @@ t.test('a stale edit shows the conflict in place and reloads the other person\'s
 t.test('units assigned and released, and entries, show on the other board live', async (t) => {
   await a.selectOption('#assign-unit', 'RTW-1');
   await a.click('#assign');
-  await other.locator('#sheet-units [data-unit="RTW-1"]').waitFor({ timeout: 1000 });
+  await other.locator('#sheet-units [data-unit="RTW-1"]').waitFor({ timeout: LIVE_MS });
   t.match(await other.locator(`[data-sheet="${fire.number}"]`).textContent(), /RTW-1/, 'the list row names the unit');
   t.match(await other.locator('#sheet-units [data-unit="RTW-1"] .unit-status').textContent(), '2', 'with its status');
   await a.selectOption('#assign-unit', 'HLF-1');
   await a.click('#assign');
-  await other.locator('#sheet-units [data-unit="HLF-1"]').waitFor({ timeout: 1000 });
+  await other.locator('#sheet-units [data-unit="HLF-1"]').waitFor({ timeout: LIVE_MS });
   t.equal(await a.locator('#assign-unit option[value="RTW-1"]').count(), 0, 'an assigned unit is not offered again');
 
   t.equal((await b.rest('PUT', '/units/RTW-1/status', { status: '3' })).status, 200);
-  await other.locator('#sheet-units [data-unit="RTW-1"] .unit-status').getByText('3').waitFor({ timeout: 1000 });
+  await other.locator('#sheet-units [data-unit="RTW-1"] .unit-status').getByText('3').waitFor({ timeout: LIVE_MS });
 
   await a.click('[data-release="RTW-1"]');
-  await other.locator('#sheet-units [data-unit="RTW-1"]').waitFor({ state: 'detached', timeout: 1000 });
+  await other.locator('#sheet-units [data-unit="RTW-1"]').waitFor({ state: 'detached', timeout: LIVE_MS });
   t.match(await other.locator('#timeline').textContent(), /RTW-1 aus dem Einsatz entlassen[\s\S]*RTW-1 zugewiesen/, 'newest first');
 
   await a.fill('#entry-text', 'Lage: Rauch aus dem 2. OG, zwei Personen am Fenster');
   await a.press('#entry-text', 'Enter');
-  await other.locator('#timeline li:first-child').getByText('Lage: Rauch aus dem 2. OG, zwei Personen am Fenster').waitFor({ timeout: 1000 });
+  await other.locator('#timeline li:first-child').getByText('Lage: Rauch aus dem 2. OG, zwei Personen am Fenster').waitFor({ timeout: LIVE_MS });
   t.equal(await a.locator('#entry-text').inputValue(), '', 'the input is empty for the next entry');
   t.equal(await a.locator('#timeline [data-kind="note"]').count(), 1, 'the entry is shown once (answer and notice)');
   await screenshot(a, 'incidents-desk');
@@ -112,19 +112,19 @@ t.test('a sheet made by hand; closing shows on the other board live', async (t) 
   await a.click('#new-create');
   await a.locator('#sheet-title').getByText('TH1 Person eingeklemmt').waitFor();
   const made = Number(await a.locator('#sheet article').getAttribute('data-number'));
-  await other.locator(`[data-sheet="${made}"]`).waitFor({ timeout: 1000 });
+  await other.locator(`[data-sheet="${made}"]`).waitFor({ timeout: LIVE_MS });
   t.same(await listed(other), [made, fire.number, fall.number], 'the new one is the newest of priority 1');
 
   await a.click(`[data-sheet="${fall.number}"]`);
   await openOn(other, fall.number);
   await a.click('#sheet-close');
   await a.click('#sheet-close-yes');
-  await other.locator('#sheet-state').getByText('Abgeschlossen').waitFor({ timeout: 1000 });
+  await other.locator('#sheet-state').getByText('Abgeschlossen').waitFor({ timeout: LIVE_MS });
   t.ok(await other.locator('#sheet-readonly').isVisible(), 'read-only on the other board');
   t.equal(await other.locator('#sheet-keyword').isDisabled(), true);
   t.equal(await other.locator('#entry-text').count(), 0, 'no entry input on a closed sheet');
   t.same(await listed(other), [made, fire.number], 'it left the open list');
-  await other.locator(`#sheets-history [data-history-sheet="${fall.number}"] .sheet-state.closed`).waitFor({ timeout: 1000 });
+  await other.locator(`#sheets-history [data-history-sheet="${fall.number}"] .sheet-state.closed`).waitFor({ timeout: LIVE_MS });
   t.pass('the history shows it closed');
   t.match(await other.locator('#timeline li:first-child').textContent(), /Einsatz abgeschlossen/);
 });

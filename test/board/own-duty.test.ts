@@ -1,5 +1,5 @@
 import t from 'tap';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 
 // Counters and buttons that agree: a crew member who may only clock themselves (Praktikant, only
@@ -36,8 +36,8 @@ t.test('a dispatcher: the overview counter and the own clock say the same', asyn
   const before = Number(await count.innerText());
   await page.click('#clock-in');
   await page.locator('#duty').getByText('Du bist im Dienst.').waitFor();
-  await count.getByText(String(before + 1), { exact: true }).waitFor({ timeout: 1000 });
+  await count.getByText(String(before + 1), { exact: true }).waitFor({ timeout: LIVE_MS });
   await page.click('#clock-out');
   await page.locator('#duty').getByText('Du bist außer Dienst.').waitFor();
-  await count.getByText(String(before), { exact: true }).waitFor({ timeout: 1000 });
+  await count.getByText(String(before), { exact: true }).waitFor({ timeout: LIVE_MS });
 });

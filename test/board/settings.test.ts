@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 import { call } from '../helpers/server.ts';
 
@@ -122,7 +122,7 @@ t.test('a switched-off module leaves every open board live and its routes answer
 
   await admin.uncheck('#module-timeclock');
   await admin.locator('#modules-result').getByText('Stempeluhr ist ausgeschaltet.').waitFor();
-  await dispatcher.locator('#tab-clock').waitFor({ state: 'detached', timeout: 3000 });
+  await dispatcher.locator('#tab-clock').waitFor({ state: 'detached', timeout: LIVE_MS });
   t.pass('the dispatcher\'s Stempeluhr tab went away without a reload');
   await admin.locator('#tab-clock').waitFor({ state: 'detached' });
   t.equal((await b.rest('GET', '/admin/on-duty')).status, 404, 'GET /admin/on-duty is 404 while off');
@@ -130,7 +130,7 @@ t.test('a switched-off module leaves every open board live and its routes answer
 
   await admin.check('#module-timeclock');
   await admin.locator('#modules-result').getByText('Stempeluhr ist eingeschaltet.').waitFor();
-  await dispatcher.locator('#tab-clock').waitFor({ timeout: 3000 });
+  await dispatcher.locator('#tab-clock').waitFor({ timeout: LIVE_MS });
   t.equal((await b.rest('GET', '/admin/on-duty')).status, 200, 'and answers again');
   t.ok(await admin.locator('#module-timeclock').isChecked());
   await dispatcher.context().close();
@@ -144,7 +144,7 @@ t.test('a status edited in place repaints another open board live; the server\'s
   t.equal(await admin.locator('#status-2.dirty').count(), 1, 'the edited row is marked until saved');
   await admin.click('#status-2-save');
   await admin.locator('#status-2-result').getByText('Status 2 gespeichert.').waitFor();
-  await bar.waitFor({ timeout: 3000 });
+  await bar.waitFor({ timeout: LIVE_MS });
   t.equal(await bar.evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(18, 52, 86)', 'in the new colour on the other board');
   const stored = (await b.rest('GET', '/admin/statuses')).body.statuses.find((s: { code: string }) => s.code === '2');
   t.match(stored, { label: 'Wache frei', color: '#123456' }, 'stored');
@@ -178,7 +178,7 @@ t.test('a status edited in place repaints another open board live; the server\'s
   await admin.locator('#status-9').waitFor();
   t.equal(await admin.locator('#status-9-alarm').isChecked(), true, 'added with its alarm flag');
   await b.rest('PUT', '/units/NEF-1/status', { status: '9' });
-  await other.locator('ul.status-bars li.alarm', { hasText: 'Übergabe Klinik' }).waitFor({ timeout: 3000 });
+  await other.locator('ul.status-bars li.alarm', { hasText: 'Übergabe Klinik' }).waitFor({ timeout: LIVE_MS });
   t.pass('a unit in the new alarm status shows it on the other board');
   await b.rest('PUT', '/units/NEF-1/status', { status: '2' });
 
@@ -203,7 +203,7 @@ t.test('the call rate limit: the server\'s message for a bad value, a good one i
   t.same((await b.rest('GET', '/admin/call-rate-limit')).body, { perMinute: 300, burst: 30, isDefault: false });
   await admin.locator('#rate-default').getByText('Eigener Wert').waitFor();
   await b.rest('PUT', '/admin/call-rate-limit', { perMinute: 240, burst: 40 });
-  await admin.waitForFunction(() => (document.getElementById('rate-per-minute') as HTMLInputElement).value === '240', null, { timeout: 3000 });
+  await admin.waitForFunction(() => (document.getElementById('rate-per-minute') as HTMLInputElement).value === '240', null, { timeout: LIVE_MS });
   t.equal(await admin.locator('#rate-burst').inputValue(), '40', 'a change made elsewhere shows here live');
   await screenshot(admin, 'settings-desk');
 });

@@ -1,13 +1,13 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot } from '../helpers/browser.ts';
 import { signIn } from '../helpers/fixtures.ts';
 import { call } from '../helpers/server.ts';
 
 // The sheet's alarm (issue 29) in real Chromium against the real server: "Zuweisen und alarmieren",
 // "Alarmieren" per unit, the crew's acknowledgement (FMS 3 from their own session) on the desk
-// within a second with the time between, an alarm not acknowledged within the guild's
+// live with the time between, an alarm not acknowledged within the guild's
 // alarmAckTimeoutS (10 s here) in red, a unit on another sheet only after a confirmation, re-alarm,
 // and closing the sheet with the units released.
 const b = await demoBoard(t);
@@ -36,32 +36,32 @@ await desk.locator(`#sheet article[data-number="${sheetA}"] #timeline`).waitFor(
 t.test('assign, then alarm; "Zuweisen und alarmieren" in one step; both wait for the crew', async (t) => {
   await desk.selectOption('#assign-unit', 'NEF-1');
   await desk.click('#assign');
-  await unit(desk, 'NEF-1').waitFor({ timeout: 1000 });
+  await unit(desk, 'NEF-1').waitFor({ timeout: LIVE_MS });
   t.equal(await alarmState(desk, 'NEF-1'), 'none', 'assigned without an alarm says so');
   t.match(await unit(desk, 'NEF-1').textContent(), /zugewiesen, nicht alarmiert/);
   await desk.click('[data-alarm="NEF-1"]');
-  await unit(desk, 'NEF-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: 1000 });
+  await unit(desk, 'NEF-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: LIVE_MS });
 
   await desk.selectOption('#assign-unit', 'RTW-1');
   const sent = Date.now();
   await desk.click('#assign-alarm');
-  await unit(desk, 'RTW-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: 1000 });
-  t.ok(Date.now() - sent < 1000, `alarmed on the sheet after ${Date.now() - sent} ms`);
+  await unit(desk, 'RTW-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: LIVE_MS });
+  t.ok(Date.now() - sent < LIVE_MS, `alarmed on the sheet after ${Date.now() - sent} ms`);
   t.match(await unit(desk, 'RTW-1').textContent(), /Alarmiert \d\d:\d\d:\d\d · wartet auf Quittung \(\d+ s\)/);
-  await unit(desk, 'RTW-1').locator('.unit-status').getByText('A', { exact: true }).waitFor({ timeout: 1000 });
+  await unit(desk, 'RTW-1').locator('.unit-status').getByText('A', { exact: true }).waitFor({ timeout: LIVE_MS });
   t.equal(await statusOf('RTW-1'), 'A', 'the unit is in the alarm status');
   t.match(await desk.locator('#units-result').textContent(), /RTW-1 alarmiert/);
   t.equal(await desk.locator('[data-alarm="RTW-1"]').textContent(), 'Erneut alarmieren', 'an alarmed unit offers a re-alarm');
   t.ok(await desk.locator('#alarm-all').isVisible(), '"Alle alarmieren" with two units');
 });
 
-t.test('the crew acknowledges with FMS 3 from their own session: the desk shows it within a second, with the time between', async (t) => {
+t.test('the crew acknowledges with FMS 3 from their own session: the desk shows it, live, with the time between', async (t) => {
   const sent = Date.now();
   await must(call(b.server.url, 'PUT', '/api/v1/me/unit-status', { session: crew, body: { callsign: 'RTW-1', status: '3' } }));
-  await unit(desk, 'RTW-1').locator('[data-alarm-state="acknowledged"]').waitFor({ timeout: 1000 });
-  t.ok(Date.now() - sent < 1000, `acknowledgement on the desk after ${Date.now() - sent} ms`);
+  await unit(desk, 'RTW-1').locator('[data-alarm-state="acknowledged"]').waitFor({ timeout: LIVE_MS });
+  t.ok(Date.now() - sent < LIVE_MS, `acknowledgement on the desk after ${Date.now() - sent} ms`);
   t.match(await unit(desk, 'RTW-1').locator('.alarm-times').textContent(), /^Alarmiert \d\d:\d\d:\d\d · Quittiert \d\d:\d\d:\d\d \(nach \d+ s\)$/);
-  await desk.locator('#timeline [data-kind="unit_acknowledged"]').getByText(/RTW-1 hat die Alarmierung quittiert/).waitFor({ timeout: 1000 });
+  await desk.locator('#timeline [data-kind="unit_acknowledged"]').getByText(/RTW-1 hat die Alarmierung quittiert/).waitFor({ timeout: LIVE_MS });
   t.equal(await desk.locator('#timeline [data-kind="unit_alarmed"]').count(), 2, 'the timeline has both alarms');
 });
 
@@ -69,7 +69,7 @@ t.test('a unit on another sheet is alarmed only after the dispatcher confirms; t
   await desk.selectOption('#assign-unit', 'HLF-1');
   await desk.click('#assign-alarm');
   const ask = desk.locator('#alarm-confirm');
-  await ask.waitFor({ timeout: 1000 });
+  await ask.waitFor({ timeout: LIVE_MS });
   t.match(await ask.textContent(), new RegExp(`HLF-1 ist noch in Einsatz ${sheetB}\\. Trotzdem hierher alarmieren\\?`));
   t.equal(await unit(desk, 'HLF-1').count(), 0, 'nothing happened yet');
   await desk.click('#alarm-cancel');
@@ -79,7 +79,7 @@ t.test('a unit on another sheet is alarmed only after the dispatcher confirms; t
   await desk.selectOption('#assign-unit', 'HLF-1');
   await desk.click('#assign-alarm');
   await desk.click('#alarm-force');
-  await unit(desk, 'HLF-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: 1000 });
+  await unit(desk, 'HLF-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: LIVE_MS });
   t.same((await b.rest('GET', `/incidents/${sheetB}`)).body.units, [], 'taken off the other sheet');
 });
 
@@ -95,7 +95,7 @@ t.test('an alarm not acknowledged within alarmAckTimeoutS (10 s) is flagged red 
 
 t.test('re-alarm clears the acknowledgement and waits again', async (t) => {
   await desk.click('[data-alarm="RTW-1"]');
-  await unit(desk, 'RTW-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: 1000 });
+  await unit(desk, 'RTW-1').locator('[data-alarm-state="waiting"]').waitFor({ timeout: LIVE_MS });
   t.equal(await desk.locator('#timeline [data-kind="unit_alarmed"]').filter({ hasText: 'RTW-1 alarmiert' }).count(), 2, 'two alarms of RTW-1 on the timeline');
 });
 

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { demo, demoBoard } from '../helpers/board.ts';
+import { demo, demoBoard, LIVE_MS } from '../helpers/board.ts';
 import { screenshot, screenshotDir } from '../helpers/browser.ts';
 import { call } from '../helpers/server.ts';
 
@@ -57,7 +57,7 @@ t.test('the four demo units as tiles in callsign order, each in its status colou
   await screenshot(page, 'units-desk');
 });
 
-t.test('a REST status change reaches the open board within a second and re-creates no other tile', async (t) => {
+t.test('a REST status change reaches the open board live and re-creates no other tile', async (t) => {
   const page = await open(t, demo.dispatcher, { tab: 'units' });
   await tile(page, 'RTW-1').waitFor();
   await page.evaluate(() => document.querySelectorAll('.unit-tile').forEach((el) => ((el as HTMLElement & { tag?: string }).tag = (el as HTMLElement).dataset.callsign)));
@@ -70,9 +70,9 @@ t.test('a REST status change reaches the open board within a second and re-creat
   await units(); // the REST helper's first call fetches the API document for its contract check: not part of the write
   const started = Date.now();
   t.equal((await b.rest('PUT', '/units/RTW-1/status', { status: '3' })).status, 200);
-  await tile(page, 'RTW-1').and(page.locator('[data-status="3"]')).waitFor({ timeout: 1000 });
+  await tile(page, 'RTW-1').and(page.locator('[data-status="3"]')).waitFor({ timeout: LIVE_MS });
   const after = (await seen) - started;
-  t.ok(after < 1000, `on screen ${after} ms after the write was sent`);
+  t.ok(after < LIVE_MS, `on screen ${after} ms after the write was sent`);
   t.equal(await bandColor(page, 'RTW-1'), 'rgb(249, 168, 37)', 'the band turned to the colour of status 3');
   t.equal(await tile(page, 'RTW-1').locator('.band').evaluate((el) => getComputedStyle(el).color), 'rgb(17, 17, 17)', 'dark text on yellow');
   t.match(await tile(page, 'RTW-1').innerText(), /Einsatz übernommen/);
@@ -131,7 +131,7 @@ t.test('a unit in an alarm status (FMS 0) flashes and is marked ALARM', async (t
   await tile(page, 'HLF-1').waitFor();
   t.equal(await tile(page, 'HLF-1').evaluate((el) => el.classList.contains('alarm')), false);
   await b.rest('PUT', '/units/HLF-1/status', { status: 0 });
-  await tile(page, 'HLF-1').and(page.locator('.alarm')).waitFor({ timeout: 1000 });
+  await tile(page, 'HLF-1').and(page.locator('.alarm')).waitFor({ timeout: LIVE_MS });
   t.equal(await bandColor(page, 'HLF-1'), 'rgb(198, 40, 40)');
   t.equal(await tile(page, 'HLF-1').locator('.alarm-tag').innerText(), 'ALARM', 'not by colour alone');
   t.equal(await tile(page, 'HLF-1').evaluate((el) => getComputedStyle(el).animationName), 'unit-alarm', 'the tile pulses');
@@ -143,7 +143,7 @@ t.test('a unit in an alarm status (FMS 0) flashes and is marked ALARM', async (t
   await tile(page, 'RTW-1').click();
   await screenshot(page, 'units-alarm-dark');
   await b.rest('PUT', '/units/HLF-1/status', { status: '2' });
-  await tile(page, 'HLF-1').and(page.locator(':not(.alarm)')).waitFor({ timeout: 1000 });
+  await tile(page, 'HLF-1').and(page.locator(':not(.alarm)')).waitFor({ timeout: LIVE_MS });
 });
 
 t.test('occupying and leaving a unit: off duty the server says why, on duty the person appears in the crew', async (t) => {

@@ -4,6 +4,15 @@ import { DEMO_ADMIN, DEMO_GUILD, seedDemo } from '../../server/seed/demo.ts';
 import { launchBrowser } from './browser.ts';
 import { call, startTestServer, type ApiResponse, type TestServer } from './server.ts';
 
+/**
+ * How long a board test waits for a change made elsewhere to show. The board learns of changes
+ * pushed over its socket, so on a quiet box they show within well under a second; this is long
+ * enough that a CI box running many browsers on 2 cores never trips it, and short enough that a
+ * board that only learned by reloading would fail. How soon is a benchmark's figure, not a test's:
+ * `npm run bench -- alarm` (target: every crew device within 1 s of the alarm).
+ */
+export const LIVE_MS = 5000;
+
 /** The demo guild's people (server/seed/demo.ts) by role. */
 export const demo = {
   guildId: DEMO_GUILD,
