@@ -177,6 +177,23 @@ t.test('phone width: the map fills the screen, its controls are reachable', asyn
   t.ok(box.y + box.height <= 844, 'within the screen');
   const zoom = (await page.locator('#map .leaflet-control-zoom-in').boundingBox())!;
   t.ok(zoom.y + zoom.height <= 844 && zoom.x + zoom.width <= 390, 'zoom in is on screen');
+  // The grid fills the width here: every label shown is in sight, clear of the others and of the zoom buttons.
+  const labels = await page.locator('#map').evaluate((map) => {
+    const inside = map.getBoundingClientRect();
+    const buttons = map.querySelector('.leaflet-control-zoom')!.getBoundingClientRect();
+    const all = Array.from(map.querySelectorAll('.map-grid-label'), (el) => ({ text: el.textContent!, r: el.getBoundingClientRect() }))
+      .filter(({ r }) => r.width > 0);
+    return {
+      count: all.length,
+      overlapping: all.flatMap((a, i) => all.slice(i + 1).filter((b) => a.r.left < b.r.right && a.r.right > b.r.left && a.r.top < b.r.bottom && a.r.bottom > b.r.top).map((b) => `${a.text} / ${b.text}`)),
+      cut: all.filter(({ r }) => r.left < inside.left || r.right > inside.right || r.top < inside.top || r.bottom > inside.bottom).map((l) => l.text),
+      covered: all.filter(({ r }) => r.left < buttons.right && r.right > buttons.left && r.top < buttons.bottom && r.bottom > buttons.top).map((l) => l.text),
+    };
+  });
+  t.ok(labels.count >= 15, `${labels.count} grid labels shown`);
+  t.same(labels.overlapping, [], 'no two grid labels overlap');
+  t.same(labels.cut, [], 'no grid label is cut off by the map\'s edge');
+  t.same(labels.covered, [], 'no grid label lies under the zoom buttons');
   await page.locator('.map-place[data-place="call:m:panic"]').click();
   await page.locator('#map-details').waitFor();
   const details = (await page.locator('#map-details').boundingBox())!;

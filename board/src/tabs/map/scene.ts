@@ -18,11 +18,19 @@ export interface SceneOptions {
   onManualMove(): void;
 }
 
+/** Game units between two lines of the coordinate grid. */
+const GRID_STEP = 1000;
+
 /** Room a fit leaves inside the map's box, px. */
 type Fit = { paddingTopLeft: L.PointTuple; paddingBottomRight: L.PointTuple };
 const noLabels: Fit = { paddingTopLeft: [0, 0], paddingBottomRight: [0, 0] };
-/** The grid's top Y label sits above its top line, its X labels below its bottom line: room for both, or they start out of sight. */
-const gridLabels: Fit = { paddingTopLeft: [0, 18], paddingBottomRight: [0, 22] };
+/**
+ * The grid's top Y label sits above its top line, its X labels below its bottom line, and the
+ * labels of its right-most lines reach past its right edge: room for all of them, or they start
+ * out of sight. The right margin also keeps the grid clear of the zoom buttons (bottom right), so
+ * on a phone, where the grid fills the width, they cover no X label.
+ */
+const gridLabels: Fit = { paddingTopLeft: [0, 18], paddingBottomRight: [56, 22] };
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** Glide (CSS transition) for markers placed at least once: a new marker must not fly in from the corner. */
@@ -67,6 +75,10 @@ export class MapScene {
     });
     this.map.on('zoomstart', () => el.classList.add('dt-zooming'));
     this.map.on('zoomend', () => requestAnimationFrame(() => requestAnimationFrame(() => el.classList.remove('dt-zooming'))));
+    // The grid's "x | y" labels stand every 2000 units: closer than a label is wide, they would overlap (a phone's fitted grid).
+    const markDensity = () => el.classList.toggle('dt-grid-dense', 2 * GRID_STEP * 2 ** this.map.getZoom() < 72);
+    this.map.on('zoomend', markDensity);
+    markDensity();
     this.map.on('moveend', () => this.drawPostals());
     if (opts.onPick) {
       el.classList.add('dt-picking');
@@ -130,7 +142,7 @@ export class MapScene {
 
   /** Lines every 1000 game units over `e`, labelled with their X or Y along the edges and at the origin. */
   private drawGrid(e: Extent): L.LatLngBounds {
-    const step = 1000;
+    const step = GRID_STEP;
     const renderer = L.canvas({ padding: 0.5 });
     const lines: L.LatLngExpression[][] = [];
     for (let x = e.minX; x <= e.maxX; x += step) lines.push([[e.minY, x], [e.maxY, x]]);
