@@ -23,6 +23,7 @@ import { parseArgs } from 'node:util';
 import { createLoginLink } from '../server/auth/login-links.ts';
 import { DEMO_GUILD, seedDemo } from '../server/seed/demo.ts';
 import { whole } from './lib/args.ts';
+import { progress } from './lib/table.ts';
 import { openBrowser } from './lib/board-page.ts';
 import { restClient } from './lib/board-writes.ts';
 import { benchDatabase } from './lib/db.ts';
@@ -59,8 +60,7 @@ export async function run(args: string[]): Promise<void> {
   const alarms = whole(values.alarms ?? (values.quick ? '10' : '30'), 'alarms', 1, 1000);
   const bench = benchRun();
   const closers: (() => unknown)[] = [];
-  const t0 = performance.now();
-  const say = (line: string) => process.stdout.write(`  ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s  ${line}\n`);
+  const { say, done } = progress();
   const notes: string[] = [];
   try {
     canPin();
@@ -147,7 +147,7 @@ export async function run(args: string[]): Promise<void> {
     for (const e of [...new Set(errors)].slice(0, 5)) notes.push(e);
     if (server.stderr.length) notes.push(`server stderr (${server.stderr.length} lines), first: ${server.stderr.slice(0, 2).join(' | ')}`);
     for (const n of notes) process.stdout.write(`note: ${n}\n`);
-    process.stdout.write(`done in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    done();
   } finally {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => {});
     await bench.close();

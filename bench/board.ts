@@ -38,6 +38,7 @@ import { reniceTree } from './lib/board-cpu.ts';
 import { traceWindow } from './lib/board-trace.ts';
 import { kb, ms, printRows, quantile, spread, tabRows, type Row, type TabRun } from './lib/board-report.ts';
 import { whole } from './lib/args.ts';
+import { progress } from './lib/table.ts';
 
 const file = (rel: string) => new URL(rel, import.meta.url).pathname;
 const SIZE: BoardSize = { units: 200, calls: 200, onDuty: 100, incidents: 50 };
@@ -73,8 +74,7 @@ export async function run(args: string[]): Promise<void> {
 
   const bench = benchRun();
   const closers: (() => unknown)[] = [];
-  const t0 = performance.now();
-  const say = (line: string) => process.stdout.write(`  ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s  ${line}\n`);
+  const { say, done } = progress();
   const notes: string[] = [];
   try {
     canPin();
@@ -174,7 +174,7 @@ export async function run(args: string[]): Promise<void> {
     for (const line of traces) process.stdout.write(`${line}\n`);
     if (traceDir) notes.push(`Chrome traces of ${runs.length} tab(s), taken after the measured windows (tracing slows the page: not counted), written to ${traceDir}/board-<tab>.json`);
     for (const n of notes) process.stdout.write(`note: ${n}\n`);
-    process.stdout.write(`done in ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    done();
   } finally {
     for (const close of closers.reverse()) await Promise.resolve(close()).catch(() => {});
     await bench.close();
