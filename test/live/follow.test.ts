@@ -40,9 +40,11 @@ t.test('a node hears the guilds it serves, not the others', async (t) => {
   t.equal(await metric(nodeA, 'bus_guilds_followed'), 1, 'node A follows the one guild it has a board of');
 
   for (let badge = 1; badge <= 5; badge++) t.equal((await clockIn(apiB, GB, badge)).status, 200);
-  // Redis delivers one publisher's messages in order: once A has this one, B's writes before it would have arrived too.
+  // Redis delivers one publisher's messages in order: once A has heard this one on the bus, B's writes before it would
+  // have arrived too. (The board alone is no sign: node A's position check reads a late event from the log.)
   t.equal((await clockIn(apiB, GA, 1)).status, 200);
   await board.until(() => 'u1' in board.state.topics.onDuty!, 3000);
+  await until(() => heardOf(nodeA, GA) > 0, 'node A hears guild A\'s event on the bus', 3000);
   t.equal(heardOf(nodeA, GB), 0, 'none of the other guild\'s five events reached node A');
   t.equal(heardOf(nodeA, GA), 1, 'its own guild\'s event did');
   t.equal(await metric(nodeA, 'bus_events_received_total'), 1, 'and the metric counts exactly that one');
